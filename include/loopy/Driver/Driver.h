@@ -1,0 +1,46 @@
+//===- Driver.h - The loopyc compilation pipeline ---------------*- C++ -*-===//
+//
+// runCompiler is the whole of `loopyc` behind its option parsing: read the
+// source, parse, build and check the Kernel IR, and emit what was asked for.
+// It returns the process exit status: 0 success, 1 a user error (reported
+// as diagnostics), 2 an internal error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_DRIVER_DRIVER_H
+#define LOOPY_DRIVER_DRIVER_H
+
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace loopy {
+
+enum class EmitKind { IR, CUDA, PTX, Variants, JSON };
+
+/// Parses an --emit value; nullopt if unknown.
+std::optional<EmitKind> parseEmitKind(const std::string &S);
+
+struct CompileOptions {
+  /// A path, or "-" for standard input.
+  std::string Input;
+  /// Where the output goes; empty for standard output.
+  std::string Output;
+  EmitKind Emit = EmitKind::IR;
+  std::map<std::string, long> Defines;
+  std::string Variant;
+  /// Bound on isl's work per kernel (0: unlimited).
+  unsigned long IslMaxOperations = 20000000;
+};
+
+int runCompiler(const CompileOptions &Opts, std::ostream &Out,
+                std::ostream &Err);
+
+/// The text of \p Path, or of standard input for "-"; nullopt with \p Error
+/// set if it cannot be read.
+std::optional<std::string> readSource(const std::string &Path,
+                                      std::string &Error);
+
+} // namespace loopy
+
+#endif

@@ -1,0 +1,90 @@
+//===- Isl.h - Ownership and error handling around isl ----------*- C++ -*-===//
+//
+// The isl context that owns every isl object of a compilation, a guard that
+// bounds isl's work on hostile inputs, and small helpers that turn isl points
+// into readable text for diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_SUPPORT_ISL_H
+#define LOOPY_SUPPORT_ISL_H
+
+#include <isl/cpp.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+/// Owns an isl_ctx. isl errors become isl::exception (isl's C++ bindings)
+/// rather than messages printed on stderr.
+class IslContext {
+public:
+  IslContext();
+  ~IslContext();
+  IslContext(const IslContext &) = delete;
+  IslContext &operator=(const IslContext &) = delete;
+
+  isl::ctx get() const { return isl::ctx(Ctx); }
+  isl_ctx *raw() const { return Ctx; }
+
+private:
+  isl_ctx *Ctx;
+};
+
+/// Bounds the number of isl operations while alive; operations past the
+/// quota fail with isl::exception_quota. A quota of 0 means unlimited.
+class IslMaxOperationsGuard {
+public:
+  IslMaxOperationsGuard(isl_ctx *Ctx, unsigned long MaxOps);
+  ~IslMaxOperationsGuard();
+  IslMaxOperationsGuard(const IslMaxOperationsGuard &) = delete;
+  IslMaxOperationsGuard &operator=(const IslMaxOperationsGuard &) = delete;
+
+  /// True if the last isl error on the context, not yet consumed by the C++
+  /// bindings, is the quota running out. A quota error that the bindings
+  /// turned into isl::exception_quota is found by catching that type.
+  bool hasQuotaExceeded() const;
+
+private:
+  isl_ctx *Ctx;
+  unsigned long OldMax;
+};
+
+/// Parses \p Text as an isl set; on failure returns nullopt and sets
+/// \p Error to isl's message.
+std::optional<isl::set> parseSet(isl::ctx Ctx, const std::string &Text,
+                                 std::string &Error);
+
+/// The integer value of coordinate \p Pos of type \p T of \p P.
+long coordinate(const isl::point &P, isl_dim_type T, unsigned Pos);
+
+/// Values of dimensions [From, From + N) of type \p T of \p P.
+std::vector<long> coordinates(const isl::point &P, isl_dim_type T,
+                              unsigned From, unsigned N);
+
+/// "n = 4, m = 1": the parameters of \p S at \p P.
+std::string describeParams(const isl::set &S, const isl::point &P);
+
+/// "i = 0, j = 1": \p Names paired with \p Values.
+std::string describeValues(const std::vector<std::string> &Names,
+                           const std::vector<long> &Values);
+
+/// "0, 1": values joined for a subscript list.
+std::string joinValues(const std::vector<long> &Values);
+
+/// A point of the non-empty set \p S, lexicographically smallest in its
+/// parameters and then its dimensions where that exists, so that witnesses
+/// in messages are small; otherwise any point of \p S.
+isl::point smallestPoint(const isl::set &S);
+
+/// Dimension names of the set tuple of \p S.
+std::vector<std::string> setDimNames(const isl::set &S);
+
+/// Returns true if dimension \p Dim of \p S is bounded in both directions for
+/// every parameter value allowed by \p S.
+bool isDimBounded(const isl::set &S, unsigned Dim);
+
+} // namespace loopy
+
+#endif

@@ -1,0 +1,20 @@
+# lit configuration of loopyc's golden tests.
+import os
+import lit.formats
+
+config.name = "loopyc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".loop", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "unit", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.loopy_obj_root, "test")
+
+loopyc = os.path.join(config.loopy_tools_dir, "loopyc")
+config.substitutions.append(("%loopyc", loopyc))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%examples", os.path.join(config.loopy_src_root, "examples")))
+config.substitutions.append(("FileCheck", config.filecheck))
+# LLVM's `not` fails when the command crashes, so an expected error can
+# never be satisfied by a crash.
+config.substitutions.append(("not ", config.llvm_not + " "))
+config.environment["LC_ALL"] = "C"

@@ -1,0 +1,54 @@
+//===- IslTest.cpp - Unit tests of the isl helpers ------------------------===//
+#include "loopy/Support/Isl.h"
+
+#include <gtest/gtest.h>
+
+using namespace loopy;
+
+namespace {
+
+TEST(Isl, BoundedDimensions) {
+  IslContext Ctx;
+  isl::set Tri(Ctx.get(), "[n] -> { [i, j] : 0 <= j <= i < n }");
+  EXPECT_TRUE(isDimBounded(Tri, 0));
+  EXPECT_TRUE(isDimBounded(Tri, 1));
+  isl::set Half(Ctx.get(), "[n] -> { [i, j] : 0 <= i < n and j >= 0 }");
+  EXPECT_TRUE(isDimBounded(Half, 0));
+  EXPECT_FALSE(isDimBounded(Half, 1));
+}
+
+TEST(Isl, SmallestPointMinimisesParametersFirst) {
+  IslContext Ctx;
+  isl::set S(Ctx.get(), "[n] -> { A[i] : i >= n and n >= 3 and i <= 100 }");
+  isl::point P = smallestPoint(S);
+  EXPECT_EQ(describeParams(S, P), "n = 3");
+  EXPECT_EQ(coordinate(P, isl_dim_set, 0), 3);
+  // The witness stays in the set's own space.
+  EXPECT_TRUE(isl::manage(isl_set_from_point(P.copy())).is_subset(S));
+}
+
+TEST(Isl, QuotaGuardStopsRunawayWork) {
+  IslContext Ctx;
+  IslMaxOperationsGuard Guard(Ctx.raw(), 1);
+  bool Quota = false;
+  try {
+    isl::set S(Ctx.get(), "[n] -> { [i, j, k] : 0 <= i, j, k < n and "
+                          "i + j + k = n and 3i + 5j - 7k >= 2 }");
+    (void)S.lexmin().coalesce().is_empty();
+  } catch (isl::exception_quota &) {
+    Quota = true;
+  } catch (isl::exception &) {
+    Quota = Guard.hasQuotaExceeded();
+  }
+  EXPECT_TRUE(Quota);
+}
+
+TEST(Isl, ParseErrorsAreReturnedNotPrinted) {
+  IslContext Ctx;
+  std::string Error;
+  EXPECT_FALSE(parseSet(Ctx.get(), "{ [i] : 0 <= i < }", Error));
+  EXPECT_FALSE(Error.empty());
+  EXPECT_TRUE(parseSet(Ctx.get(), "[n] -> { [i] : 0 <= i < n }", Error));
+}
+
+} // namespace

@@ -1,0 +1,133 @@
+//===- loopyc.cpp - The loopyc command-line driver ------------------------===//
+//
+// Parses options and hands over to loopy::runCompiler.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/Driver/Driver.h"
+
+#include <cxxopts.hpp>
+
+#include <charconv>
+#include <exception>
+#include <iostream>
+
+namespace {
+
+/// "n=1024" -> {"n", 1024}; false if malformed.
+bool parseDefine(const std::string &S, std::pair<std::string, long> &Out) {
+  size_t Eq = S.find('=');
+  if (Eq == std::string::npos || Eq == 0)
+    return false;
+  std::string Name = S.substr(0, Eq);
+  for (char C : Name)
+    if (!(std::isalnum(static_cast<unsigned char>(C)) || C == '_'))
+      return false;
+  const char *B = S.data() + Eq + 1, *E = S.data() + S.size();
+  long V = 0;
+  auto [Ptr, Ec] = std::from_chars(B, E, V);
+  if (Ec != std::errc() || Ptr != E || B == E)
+    return false;
+  Out = {Name, V};
+  return true;
+}
+
+int run(int argc, char **argv) {
+  cxxopts::Options Options(
+      "loopyc", "loopyc: a loop-kernel compiler that produces tuned CUDA\n");
+  Options.positional_help("FILE").show_positional_help();
+  Options.add_options()
+      ("o,output", "write the output to FILE instead of standard output",
+       cxxopts::value<std::string>(), "FILE")
+      ("emit", "what to produce: ir, cuda, ptx, variants or json",
+       cxxopts::value<std::string>()->default_value("ir"), "KIND")
+      ("D,define", "fix the index parameter NAME to VALUE (repeatable)",
+       cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
+      ("variant", "emit the variant with this schedule string or index",
+       cxxopts::value<std::string>(), "SCHEDULE")
+      ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
+       cxxopts::value<unsigned long>()->default_value("20000000"), "N")
+      ("h,help", "print this help and exit")
+      ("version", "print the version and exit")
+      ("input", "the .loop file, or - for standard input",
+       cxxopts::value<std::vector<std::string>>());
+  Options.parse_positional({"input"});
+
+  cxxopts::ParseResult R;
+  try {
+    R = Options.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception &E) {
+    std::cerr << "loopyc: error: " << E.what() << "\n"
+              << "loopyc: try 'loopyc --help'\n";
+    return 1;
+  }
+  if (R.count("help")) {
+    std::cout << Options.help() << "\n"
+              << "Examples:\n"
+              << "  loopyc examples/matmul.loop --emit=ir\n"
+              << "  loopyc examples/matmul.loop -D n=1024 -D m=1024 -D l=1024\n"
+              << "\nExit status: 0 success, 1 error in the input or "
+                 "options, 2 internal error.\n";
+    return 0;
+  }
+  if (R.count("version")) {
+    std::cout << "loopyc " << LOOPY_VERSION << "\n";
+    return 0;
+  }
+
+  loopy::CompileOptions Opts;
+  if (!R.count("input")) {
+    std::cerr << "loopyc: error: no input file; run 'loopyc FILE' or "
+                 "'loopyc -' to read standard input\n";
+    return 1;
+  }
+  auto Inputs = R["input"].as<std::vector<std::string>>();
+  if (Inputs.size() != 1) {
+    std::cerr << "loopyc: error: expected one input file, got "
+              << Inputs.size() << "\n";
+    return 1;
+  }
+  Opts.Input = Inputs[0];
+  std::string Emit = R["emit"].as<std::string>();
+  auto Kind = loopy::parseEmitKind(Emit);
+  if (!Kind) {
+    std::cerr << "loopyc: error: unknown --emit value '" << Emit
+              << "'; expected ir, cuda, ptx, variants or json\n";
+    return 1;
+  }
+  Opts.Emit = *Kind;
+  if (R.count("output"))
+    Opts.Output = R["output"].as<std::string>();
+  if (R.count("variant"))
+    Opts.Variant = R["variant"].as<std::string>();
+  Opts.IslMaxOperations = R["isl-max-operations"].as<unsigned long>();
+  if (R.count("define"))
+    for (const std::string &D : R["define"].as<std::vector<std::string>>()) {
+      std::pair<std::string, long> P;
+      if (!parseDefine(D, P)) {
+        std::cerr << "loopyc: error: malformed -D '" << D
+                  << "'; expected NAME=INTEGER, such as -D n=1024\n";
+        return 1;
+      }
+      if (Opts.Defines.count(P.first) && Opts.Defines[P.first] != P.second) {
+        std::cerr << "loopyc: error: -D " << P.first
+                  << " is given twice with different values\n";
+        return 1;
+      }
+      Opts.Defines[P.first] = P.second;
+    }
+  return loopy::runCompiler(Opts, std::cout, std::cerr);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception &E) {
+    std::cerr << "loopyc: internal error: " << E.what() << "\n";
+    return 2;
+  } catch (...) {
+    std::cerr << "loopyc: internal error: unknown exception\n";
+    return 2;
+  }
+}
