@@ -1,5 +1,6 @@
 //===- Driver.cpp - The loopyc compilation pipeline -----------------------===//
 #include "loopy/Driver/Driver.h"
+#include "loopy/Driver/Emit.h"
 
 #include "loopy/Analysis/Checks.h"
 #include "loopy/Frontend/Parser.h"
@@ -9,6 +10,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -35,6 +37,12 @@ std::optional<std::string> readSource(const std::string &Path,
   if (Path == "-") {
     SS << std::cin.rdbuf();
     return SS.str();
+  }
+  // An ifstream opens a directory without complaint and reads nothing.
+  std::error_code EC;
+  if (std::filesystem::is_directory(Path, EC)) {
+    Error = "cannot read " + quote(Path) + ": it is a directory";
+    return std::nullopt;
   }
   std::ifstream In(Path, std::ios::binary);
   if (!In) {
@@ -74,22 +82,6 @@ static bool writeOutput(const std::string &Path, const std::string &Text,
   return true;
 }
 
-static const char *emitName(EmitKind E) {
-  switch (E) {
-  case EmitKind::IR:
-    return "ir";
-  case EmitKind::CUDA:
-    return "cuda";
-  case EmitKind::PTX:
-    return "ptx";
-  case EmitKind::Variants:
-    return "variants";
-  case EmitKind::JSON:
-    return "json";
-  }
-  return "?";
-}
-
 int runCompiler(const CompileOptions &Opts, std::ostream &Out,
                 std::ostream &Err) {
   std::string ReadError;
@@ -106,43 +98,50 @@ int runCompiler(const CompileOptions &Opts, std::ostream &Out,
   try {
     ast::Module M = parseModule(SM, Diags);
 
-    IslMaxOperationsGuard Quota(Isl.raw(), Opts.IslMaxOperations);
     SemaOptions SO;
     SO.Defines = Opts.Defines;
     std::vector<Kernel> Kernels;
-    try {
-      Kernels = buildKernels(M, Isl.get(), SM, Diags, SO);
-      for (const Kernel &K : Kernels)
-        checkKernel(K, Diags);
-    } catch (isl::exception &E) {
-      // Past the quota, isl fails in the call that hit it (an
-      // exception_quota from the C++ bindings) or, after a C call, in a
-      // later call that got its null result.
-      if (!dynamic_cast<isl::exception_quota *>(&E) &&
-          !Quota.hasQuotaExceeded())
-        throw;
-      Diags.error("isl exceeded its limit of " +
-                  std::to_string(Opts.IslMaxOperations) +
-                  " operations while checking " + quote(SM.name()) +
-                  "; simplify the domain or raise --isl-max-operations");
-      return 1;
+    {
+      // The quota bounds the checks only: printing what passed them is
+      // cheap, and must not fail half-way.
+      IslMaxOperationsGuard Quota(Isl.raw(), Opts.IslMaxOperations);
+      try {
+        Kernels = buildKernels(M, Isl.get(), SM, Diags, SO);
+        for (const Kernel &K : Kernels)
+          checkKernel(K, Diags);
+      } catch (isl::exception &E) {
+        // Past the quota, isl fails in the call that hit it (an
+        // exception_quota from the C++ bindings) or, after a C call, in a
+        // later call that got its null result.
+        if (!dynamic_cast<isl::exception_quota *>(&E) &&
+            !Quota.hasQuotaExceeded())
+          throw;
+        Diags.error("isl exceeded its limit of " +
+                    std::to_string(Opts.IslMaxOperations) +
+                    " operations while checking " + quote(SM.name()) +
+                    "; simplify the domain or raise --isl-max-operations");
+        return 1;
+      }
     }
     if (Diags.hasErrors())
       return 1;
 
-    if (Opts.Emit != EmitKind::IR) {
-      Diags.error(std::string("--emit=") + emitName(Opts.Emit) +
-                  " is not available yet: this loopyc has no planner or CUDA "
-                  "code generator; use --emit=ir");
+    if (Opts.Emit != EmitKind::IR || Opts.CheckNvrtc) {
+      std::string Code;
+      int Status = emitDeviceCode(Kernels, Opts, Code, Diags);
+      if (Status != 0) {
+        Out << Code; // what was produced, such as a --check report
+        return Status;
+      }
+      Result << Code;
+    } else if (!Opts.Variant.empty()) {
+      Diags.error("--variant selects generated code; use it with "
+                  "--emit=cuda, --emit=ptx or --emit=json");
       return 1;
     }
-    if (!Opts.Variant.empty()) {
-      Diags.error("--variant needs the planner, which this loopyc does not "
-                  "have yet");
-      return 1;
-    }
-    for (const Kernel &K : Kernels)
-      printKernel(Result, K);
+    if (Opts.Emit == EmitKind::IR && !Opts.CheckNvrtc)
+      for (const Kernel &K : Kernels)
+        printKernel(Result, K);
   } catch (TooManyErrors &) {
     return 1;
   } catch (isl::exception &E) {

@@ -228,15 +228,42 @@ Token Lexer::next() {
   return Make(TokenKind::Error, Len);
 }
 
+/// True if a statement "name[...] =" (not "==") starts at \p P, after
+/// blanks. isl set text never has this shape, so a domain scan that meets it
+/// at the start of a line has run past a forgotten '}'.
+static bool looksLikeStatement(const std::string &Text, uint32_t P) {
+  auto Blanks = [&] {
+    while (P < Text.size() && (Text[P] == ' ' || Text[P] == '\t'))
+      ++P;
+  };
+  Blanks();
+  if (P >= Text.size() || !isIdentStart(Text[P]))
+    return false;
+  while (P < Text.size() && isIdentChar(Text[P]))
+    ++P;
+  Blanks();
+  if (P >= Text.size() || Text[P] != '[')
+    return false;
+  while (P < Text.size() && Text[P] != ']' && Text[P] != '\n')
+    ++P;
+  if (P >= Text.size() || Text[P] != ']')
+    return false;
+  ++P;
+  Blanks();
+  return P + 1 < Text.size() && Text[P] == '=' && Text[P + 1] != '=';
+}
+
 SourceRange Lexer::scanBalancedBraces(uint32_t OpenOffset) {
   unsigned Depth = 1;
   while (Pos < Text.size()) {
     char C = Text[Pos++];
+    if (C == '\n' && looksLikeStatement(Text, Pos))
+      break;
     if (C == '{') {
       ++Depth;
     } else if (C == '}' && --Depth == 0) {
       return {OpenOffset, Pos};
-    } else if (C == '#') {
+    } else if (C == '#' || (C == '/' && Pos < Text.size() && Text[Pos] == '/')) {
       while (Pos < Text.size() && Text[Pos] != '\n')
         ++Pos;
     }

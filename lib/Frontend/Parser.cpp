@@ -30,7 +30,7 @@ class Parser {
 public:
   Parser(const SourceManager &SM, DiagnosticEngine &Diags)
       : SM(SM), Diags(Diags), Lex(SM, Diags) {
-    Tok = Lex.next();
+    lexNext();
   }
 
   Module parseModule();
@@ -39,9 +39,16 @@ private:
   // Token handling.
   void consume() {
     PrevEnd = Tok.Range.End;
+    lexNext();
+  }
+  /// Reads the next token into Tok, stepping over characters the lexer
+  /// has reported.
+  void lexNext() {
     Tok = Lex.next();
-    while (Tok.is(TokenKind::Error))
+    while (Tok.is(TokenKind::Error)) {
+      SkippedBadChar = true;
       Tok = Lex.next();
+    }
   }
   bool consumeIf(TokenKind K) {
     if (!Tok.is(K))
@@ -51,8 +58,25 @@ private:
   }
   Token expect(TokenKind K, const char *Context);
   [[noreturn]] void fail(const std::string &Msg) {
-    Diags.error(Tok.Range, Msg);
+    syntaxError(here(), Msg);
     throw ParseFailure{};
+  }
+  /// Reports a syntax error, unless one was reported at the same place: at
+  /// the end of a truncated file every enclosing construct would complain.
+  void syntaxError(SourceRange R, const std::string &Msg) {
+    // The lexer has reported a bad character of this item already; what
+    // the parser finds around the gap it left adds nothing.
+    if (R.Begin == LastErrorAt || SkippedBadChar)
+      return;
+    LastErrorAt = R.Begin;
+    Diags.error(R, Msg);
+  }
+  /// Where an error about the current token points: the token, or at the
+  /// end of file just past the last token (not on a blank last line).
+  SourceRange here() const {
+    if (Tok.is(TokenKind::Eof))
+      return {PrevEnd, PrevEnd + 1};
+    return Tok.Range;
   }
   std::string found() const {
     if (Tok.is(TokenKind::Eof))
@@ -79,6 +103,10 @@ private:
   Lexer Lex;
   Token Tok;
   uint32_t PrevEnd = 0;
+  uint32_t LastErrorAt = SourceRange::npos;
+  /// A bad character was skipped in the current item (parameter group,
+  /// statement, or the text between them).
+  bool SkippedBadChar = false;
   unsigned Depth = 0;
 };
 
@@ -113,8 +141,9 @@ void Parser::skipTo(std::initializer_list<TokenKind> Stops) {
 Module Parser::parseModule() {
   Module M;
   while (!Tok.is(TokenKind::Eof)) {
+    SkippedBadChar = false;
     if (!Tok.is(TokenKind::KwKernel)) {
-      Diags.error(Tok.Range, "expected 'kernel' at top level, found " + found());
+      syntaxError(Tok.Range, "expected 'kernel' at top level, found " + found());
       consume();
       skipTo({TokenKind::KwKernel});
       continue;
@@ -139,27 +168,38 @@ void Parser::parseKernel(Module &M) {
   K.Name = std::string(Name.Text);
   K.NameRange = Name.Range;
   expect(TokenKind::LParen, "after the kernel name");
+  unsigned ErrorsBefore = Diags.errorCount();
   if (!Tok.is(TokenKind::RParen)) {
     while (true) {
       try {
         parseParamGroup(K);
       } catch (ParseFailure &) {
-        skipTo({TokenKind::Semi, TokenKind::RParen, TokenKind::LBrace});
+        // A ',' at this level begins the next group ("x: in f32, y: ...").
+        skipTo({TokenKind::Semi, TokenKind::Comma, TokenKind::RParen,
+                TokenKind::LBrace});
       }
       if (consumeIf(TokenKind::Semi) || consumeIf(TokenKind::Comma))
         continue;
+      if (Tok.is(TokenKind::Identifier)) {
+        // A forgotten separator: report it and read the next group.
+        syntaxError({PrevEnd, PrevEnd + 1},
+                    "expected ',' or ';' between parameters, found " +
+                        found());
+        continue;
+      }
       break;
     }
   }
   if (!consumeIf(TokenKind::RParen)) {
-    Diags.error(Tok.Range, "expected ')' to close the parameter list of " +
+    syntaxError(here(), "expected ')' to close the parameter list of " +
                                quote(K.Name) + ", found " + found());
     skipTo({TokenKind::LBrace});
   }
+  K.Incomplete = Diags.errorCount() != ErrorsBefore;
   expect(TokenKind::LBrace, "to begin the kernel body");
   while (!Tok.is(TokenKind::RBrace) && !Tok.is(TokenKind::Eof)) {
     if (Tok.is(TokenKind::KwKernel)) {
-      Diags.error(Tok.Range, "expected '}' to end kernel " + quote(K.Name) +
+      syntaxError(Tok.Range, "expected '}' to end kernel " + quote(K.Name) +
                                  " before the next kernel");
       K.Range = {Begin, PrevEnd};
       M.Kernels.push_back(std::move(K));
@@ -173,7 +213,7 @@ void Parser::parseKernel(Module &M) {
     }
   }
   if (!Tok.is(TokenKind::RBrace))
-    Diags.error(Tok.Range,
+    syntaxError(here(),
                 "expected '}' to end kernel " + quote(K.Name) + ", found " +
                     found());
   consumeIf(TokenKind::RBrace);
@@ -182,6 +222,7 @@ void Parser::parseKernel(Module &M) {
 }
 
 void Parser::parseParamGroup(KernelDecl &K) {
+  SkippedBadChar = false;
   std::vector<Token> Names;
   Names.push_back(expect(TokenKind::Identifier, "in the parameter list"));
   while (consumeIf(TokenKind::Comma))
@@ -278,18 +319,33 @@ TypeSpec Parser::parseType() {
 }
 
 void Parser::parseBodyItem(KernelDecl &K) {
+  SkippedBadChar = false;
   if (Tok.is(TokenKind::KwDomain)) {
     SourceRange Kw = Tok.Range;
     consume();
-    if (!Tok.is(TokenKind::LBrace))
-      fail("expected '{' after 'domain': write the domain in isl set "
-           "notation, such as 'domain { [i] : 0 <= i < n }'");
+    if (!Tok.is(TokenKind::LBrace)) {
+      syntaxError(here(), "expected '{' after 'domain': write the domain in "
+                          "isl set notation, such as 'domain { [i] : 0 <= i "
+                          "< n }'");
+      // Skip the rest of the domain's line, which most likely holds its
+      // '}' (that would otherwise end the kernel).
+      K.Incomplete = true;
+      unsigned Line = SM.lineCol(Kw.Begin).Line;
+      while (!Tok.is(TokenKind::Eof) && !Tok.is(TokenKind::KwKernel) &&
+             SM.lineCol(Tok.Range.Begin).Line == Line)
+        consume();
+      return;
+    }
     uint32_t Open = Tok.Range.Begin;
     // The lexer has already moved past '{'; scan the raw isl text from there.
     SourceRange R = Lex.scanBalancedBraces(Open);
     Tok = Lex.next();
-    if (!R.isValid())
-      throw ParseFailure{};
+    if (!R.isValid()) {
+      // Reported by the lexer, which stopped at the end of the text or at
+      // the statement the domain ran into; parse on from there.
+      K.Incomplete = true;
+      return;
+    }
     PrevEnd = R.End;
     if (K.Domain.isValid()) {
       Diags.error(Kw, "kernel " + quote(K.Name) + " has more than one domain");
@@ -336,7 +392,7 @@ void Parser::parseBodyItem(KernelDecl &K) {
   consume();
   S.Rhs = parseExpr();
   if (!Tok.is(TokenKind::Semi)) {
-    Diags.error({PrevEnd, PrevEnd + 1},
+    syntaxError({PrevEnd, PrevEnd + 1},
                 "expected ';' after the statement, found " + found());
     throw ParseFailure{};
   }

@@ -31,6 +31,22 @@ std::optional<DType> parseStorableDType(std::string_view S) {
   return std::nullopt;
 }
 
+const char *cTypeName(DType T) {
+  switch (T) {
+  case DType::Bool:
+    return "bool";
+  case DType::I32:
+    return "int";
+  case DType::I64:
+    return "idx";
+  case DType::F32:
+    return "float";
+  case DType::F64:
+    return "double";
+  }
+  return "?";
+}
+
 bool isFloat(DType T) { return T == DType::F32 || T == DType::F64; }
 bool isInteger(DType T) { return T == DType::I32 || T == DType::I64; }
 

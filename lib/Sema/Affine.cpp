@@ -11,6 +11,13 @@
 namespace loopy::sema {
 namespace {
 
+/// "a subscript", "an array extent".
+std::string withArticle(const std::string &Noun) {
+  bool Vowel = !Noun.empty() && std::string("aeiou").find(Noun[0]) !=
+                                    std::string::npos;
+  return (Vowel ? "an " : "a ") + Noun;
+}
+
 class AffBuilder {
 public:
   AffBuilder(const AffScope &Scope, DiagnosticEngine &Diags,
@@ -23,7 +30,9 @@ private:
   isl::aff constant(long V) {
     isl_local_space *LS = isl_local_space_from_space(Scope.Space.copy());
     isl_aff *A = isl_aff_zero_on_domain(LS);
-    A = isl_aff_set_constant_si(A, V);
+    // isl's *_si setters take an int; the literal may not fit one.
+    A = isl_aff_set_constant_val(
+        A, isl_val_int_from_si(Scope.Space.ctx().get(), V));
     return isl::manage(A);
   }
   std::optional<long> constantValue(const isl::aff &A) {
@@ -56,13 +65,14 @@ std::optional<isl::aff> AffBuilder::build(const ast::Expr &E) {
     long long V = std::strtoll(E.Name.c_str(), nullptr, 10);
     if (errno == ERANGE || V > (1LL << 53) || V < -(1LL << 53)) {
       Diags.error(E.Range, "integer literal " + quote(E.Name) +
-                               " is too large for a " + Scope.What);
+                               " is too large for " +
+                               withArticle(Scope.What));
       return std::nullopt;
     }
     return constant(V);
   }
   case K::FloatLit:
-    Diags.error(E.Range, "a " + Scope.What +
+    Diags.error(E.Range, withArticle(Scope.What) +
                              " must be an integer expression, not the "
                              "floating-point literal " +
                              quote(E.Name));
@@ -98,7 +108,8 @@ std::optional<isl::aff> AffBuilder::build(const ast::Expr &E) {
     return nonAffine(E, "function calls may not appear; only indices, index "
                         "parameters and integer constants may");
   case K::Tuple:
-    Diags.error(E.Range, "a parenthesized list is not a valid " + Scope.What);
+    Diags.error(E.Range, "a parenthesized list is not " +
+                             withArticle(Scope.What));
     return std::nullopt;
   case K::Unary: {
     if (E.Op != TokenKind::Minus)

@@ -17,6 +17,7 @@
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
+#include <isl/val.h>
 
 namespace loopy {
 namespace {
@@ -56,7 +57,6 @@ private:
 bool KernelBuilder::build(Kernel &K) {
   K.Name = D.Name;
   K.Loc = D.NameRange;
-  unsigned Before = Diags.errorCount();
   if (!buildArguments(K))
     return false;
   if (!buildContext(K))
@@ -66,7 +66,8 @@ bool KernelBuilder::build(Kernel &K) {
     return false;
   for (unsigned I = 0; I < D.Stmts.size(); ++I)
     buildStatement(K, D.Stmts[I], I);
-  if (D.Stmts.empty() && Diags.errorCount() == Before)
+  // After a syntax error the statements may just have been dropped.
+  if (D.Stmts.empty() && !Diags.hasErrors())
     Diags.warning(D.NameRange,
                   "kernel " + quote(K.Name) + " has no statements");
   return true;
@@ -157,7 +158,8 @@ AffScope KernelBuilder::paramScope(const Kernel &K,
 
 bool KernelBuilder::buildContext(Kernel &K) {
   std::set<std::string> Known(K.ParamNames.begin(), K.ParamNames.end());
-  isl::set Context = isl::set::universe(paramSpace(K));
+  // A parameter set ({ : ... }), the space the assumptions are read in.
+  isl::set Context = isl::set::universe(paramSpace(K)).params();
   bool Ok = true;
   for (SourceRange R : D.Assumptions) {
     auto S = sema::parseIslText(Ctx, SM, R, paramPrefix(K) + "{ : ", " }",
@@ -184,8 +186,10 @@ bool KernelBuilder::buildContext(Kernel &K) {
     if (It == K.ParamNames.end())
       continue;
     unsigned Pos = It - K.ParamNames.begin();
+    // isl_set_fix_si takes an int; the value may not fit one.
     isl::set Fixed = isl::manage(
-        isl_set_fix_si(Context.copy(), isl_dim_param, Pos, Value));
+        isl_set_fix_val(Context.copy(), isl_dim_param, Pos,
+                        isl_val_int_from_si(Ctx.get(), Value)));
     if (Fixed.is_empty()) {
       Diags.error("-D " + Name + "=" + std::to_string(Value) +
                   " violates the assumptions of kernel " + quote(K.Name));
@@ -242,11 +246,12 @@ bool KernelBuilder::buildDomain(Kernel &K) {
   for (unsigned I = 0; I < N; ++I) {
     if (isDimBounded(Dom, I))
       continue;
+    std::string Bound = K.ParamNames.empty() ? "16" : K.ParamNames[0];
     Diags.error(D.Domain, "the domain is unbounded in index " +
                               quote(K.IndexNames[I]) +
                               ": give it a lower and an upper bound, such "
                               "as 0 <= " +
-                              K.IndexNames[I] + " < n");
+                              K.IndexNames[I] + " < " + Bound);
     Ok = false;
   }
   if (Ok && Dom.is_empty())
@@ -315,14 +320,29 @@ bool KernelBuilder::buildStatement(Kernel &K, const ast::Stmt &S,
 std::vector<Kernel> buildKernels(const ast::Module &M, isl::ctx Ctx,
                                  const SourceManager &SM,
                                  DiagnosticEngine &Diags,
-                                 const SemaOptions &Opts) {
-  std::vector<Kernel> Kernels;
-  std::set<std::string> Names;
-  for (const ast::KernelDecl &D : M.Kernels) {
-    if (!Names.insert(D.Name).second) {
-      Diags.error(D.NameRange, "redefinition of kernel " + quote(D.Name));
+                                 const SemaOptions &UserOpts) {
+  // Values are bounded like the integer constants of the source, so that
+  // every witness in a message fits a machine integer.
+  SemaOptions Opts;
+  for (auto &[Name, Value] : UserOpts.Defines) {
+    if (Value > (1L << 53) || Value < -(1L << 53)) {
+      Diags.error("-D " + Name + "=" + std::to_string(Value) +
+                  ": the value is too large; values must lie within 2^53");
       continue;
     }
+    Opts.Defines[Name] = Value;
+  }
+  std::vector<Kernel> Kernels;
+  std::map<std::string, SourceRange> Names;
+  for (const ast::KernelDecl &D : M.Kernels) {
+    auto [Prev, New] = Names.emplace(D.Name, D.NameRange);
+    if (!New) {
+      Diags.error(D.NameRange, "redefinition of kernel " + quote(D.Name));
+      Diags.note(Prev->second, "previous definition is here");
+      continue;
+    }
+    if (D.Incomplete)
+      continue; // reported by the parser
     Kernel K;
     if (KernelBuilder(D, Ctx, SM, Diags, Opts).build(K))
       Kernels.push_back(std::move(K));

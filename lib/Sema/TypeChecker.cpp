@@ -77,6 +77,14 @@ StatementChecker::indexPosition(const std::string &Name) const {
   return It - K.IndexNames.begin();
 }
 
+std::vector<std::string> StatementChecker::arrayNames() const {
+  std::vector<std::string> V;
+  for (const Argument &A : K.Args)
+    if (A.isArray())
+      V.push_back(A.Name);
+  return V;
+}
+
 std::vector<std::string> StatementChecker::visibleNames() const {
   std::vector<std::string> V(K.IndexNames);
   for (const Argument &A : K.Args)
@@ -309,7 +317,7 @@ StatementChecker::subscript(const ast::Expr &E) {
   const Argument *A = K.findArg(E.Name);
   if (!A) {
     std::string Msg = "use of undeclared array " + quote(E.Name);
-    if (auto C = closestName(E.Name, visibleNames()))
+    if (auto C = closestName(E.Name, arrayNames()))
       Msg += "; did you mean " + quote(*C) + "?";
     Diags.error(E.NameRange, Msg);
     return std::nullopt;
@@ -612,7 +620,7 @@ bool StatementChecker::check(const ast::Stmt &S, Statement &St) {
   Target = K.findArg(L.Name);
   if (!Target) {
     std::string Msg = "use of undeclared array " + quote(L.Name);
-    if (auto C = closestName(L.Name, visibleNames()))
+    if (auto C = closestName(L.Name, arrayNames()))
       Msg += "; did you mean " + quote(*C) + "?";
     Diags.error(L.NameRange, Msg);
     return false;

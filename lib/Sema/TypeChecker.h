@@ -54,6 +54,8 @@ private:
   bool isReductionIndexList(const ast::Expr &E) const;
   std::optional<unsigned> indexPosition(const std::string &Name) const;
   std::vector<std::string> visibleNames() const;
+  /// Names of the array arguments: the candidates for a misspelt array.
+  std::vector<std::string> arrayNames() const;
 
   const Kernel &K;
   const SourceManager &SM;

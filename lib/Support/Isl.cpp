@@ -30,13 +30,34 @@ bool IslMaxOperationsGuard::hasQuotaExceeded() const {
   return isl_ctx_last_error(Ctx) == isl_error_quota;
 }
 
+void rethrowQuotaError(isl_ctx *Ctx) {
+  if (isl_ctx_last_error(Ctx) == isl_error_quota)
+    isl::exception::throw_last_error(isl::ctx(Ctx));
+}
+
 std::optional<isl::set> parseSet(isl::ctx Ctx, const std::string &Text,
                                  std::string &Error) {
   isl_set *S = isl_set_read_from_str(Ctx.get(), Text.c_str());
   if (!S) {
+    rethrowQuotaError(Ctx.get());
     const char *Msg = isl_ctx_last_error_msg(Ctx.get());
     Error = Msg ? Msg : "malformed set";
     isl_ctx_reset_error(Ctx.get());
+    // isl's reader reports "syntax error" even when the quota ran out under
+    // it; text that parses without the quota was not at fault.
+    unsigned long Max = isl_ctx_get_max_operations(Ctx.get());
+    if (Max != 0) {
+      isl_ctx_set_max_operations(Ctx.get(), 0);
+      isl_set *Retry = isl_set_read_from_str(Ctx.get(), Text.c_str());
+      isl_ctx_set_max_operations(Ctx.get(), Max);
+      isl_ctx_reset_error(Ctx.get());
+      if (Retry) {
+        isl_set_free(Retry);
+        isl::exception::throw_error(isl_error_quota,
+                                    "maximal number of operations exceeded",
+                                    __FILE__, __LINE__);
+      }
+    }
     return std::nullopt;
   }
   return isl::manage(S);
@@ -102,34 +123,41 @@ isl::point smallestPoint(const isl::set &S) {
   isl_point *Min = isl_set_sample_point(isl_set_lexmin(T));
   if (!Min || isl_point_is_void(Min)) {
     isl_point_free(Min);
+    rethrowQuotaError(Ctx);
     isl_ctx_reset_error(Ctx);
     return S.sample_point();
   }
+  // Fix exact values: a coordinate need not fit a long.
   isl_set *Fixed = S.copy();
   for (unsigned I = 0; I < NP; ++I)
-    Fixed = isl_set_fix_si(Fixed, isl_dim_param, I,
-                           coordinate(isl::manage_copy(Min), isl_dim_set, I));
+    Fixed = isl_set_fix_val(Fixed, isl_dim_param, I,
+                            isl_point_get_coordinate_val(Min, isl_dim_set, I));
   for (unsigned I = 0; I < ND; ++I)
-    Fixed = isl_set_fix_si(Fixed, isl_dim_set, I,
-                           coordinate(isl::manage_copy(Min), isl_dim_set, NP + I));
+    Fixed = isl_set_fix_val(
+        Fixed, isl_dim_set, I,
+        isl_point_get_coordinate_val(Min, isl_dim_set, NP + I));
   isl_point_free(Min);
   return isl::manage(isl_set_sample_point(Fixed));
 }
 
 bool isDimBounded(const isl::set &S, unsigned Dim) {
-  // isl_set_dim_{min,max} fail with "unbounded optimum" when some parameter
-  // value leaves the dimension unbounded.
+  // Project onto the dimension and ask whether its recession cone is
+  // trivial with the parameters held constant, that is, whether it is
+  // bounded for every parameter value. (isl_set_dim_{min,max} would answer
+  // too, but their parametric solver can crash inside isl 0.25 when the
+  // operation quota runs out.)
   isl_ctx *Ctx = S.ctx().get();
-  for (bool Max : {false, true}) {
-    isl_pw_aff *PA = Max ? isl_set_dim_max(S.copy(), Dim)
-                         : isl_set_dim_min(S.copy(), Dim);
-    if (!PA) {
-      isl_ctx_reset_error(Ctx);
-      return false;
-    }
-    isl_pw_aff_free(PA);
+  unsigned N = isl_set_dim(S.get(), isl_dim_set);
+  isl_set *P = isl_set_project_out(S.copy(), isl_dim_set, Dim + 1,
+                                   N - Dim - 1);
+  P = isl_set_project_out(P, isl_dim_set, 0, Dim);
+  isl_bool Bounded = isl_set_is_bounded(P);
+  isl_set_free(P);
+  if (Bounded == isl_bool_error) {
+    rethrowQuotaError(Ctx);
+    isl::exception::throw_last_error(isl::ctx(Ctx));
   }
-  return true;
+  return Bounded == isl_bool_true;
 }
 
 } // namespace loopy

@@ -44,6 +44,16 @@ int run(int argc, char **argv) {
        cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
       ("variant", "emit the variant with this schedule string or index",
        cxxopts::value<std::string>(), "SCHEDULE")
+      ("check", "nvrtc: compile sampled variants with NVRTC and report",
+       cxxopts::value<std::string>(), "WHAT")
+      ("sample", "with --check: variants per kernel (0: all)",
+       cxxopts::value<long>()->default_value("200"), "N")
+      ("arch", "GPU architecture for --emit=ptx and --check=nvrtc",
+       cxxopts::value<std::string>()->default_value("sm_90"), "SM")
+      ("min-threads", "planner: at least this many threads per block",
+       cxxopts::value<long>()->default_value("32"), "N")
+      ("min-blocks", "planner: at least this many blocks, where sizes are fixed",
+       cxxopts::value<long>()->default_value("1"), "N")
       ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
@@ -100,6 +110,25 @@ int run(int argc, char **argv) {
   if (R.count("variant"))
     Opts.Variant = R["variant"].as<std::string>();
   Opts.IslMaxOperations = R["isl-max-operations"].as<unsigned long>();
+  Opts.Arch = R["arch"].as<std::string>();
+  if (Opts.Arch.rfind("sm_", 0) != 0) {
+    std::cerr << "loopyc: error: --arch takes a GPU architecture such as "
+                 "sm_90, not '"
+              << Opts.Arch << "'\n";
+    return 1;
+  }
+  if (R.count("check")) {
+    std::string C = R["check"].as<std::string>();
+    if (C != "nvrtc") {
+      std::cerr << "loopyc: error: unknown --check value '" << C
+                << "'; expected nvrtc\n";
+      return 1;
+    }
+    Opts.CheckNvrtc = true;
+  }
+  Opts.Sample = R["sample"].as<long>();
+  Opts.MinThreads = R["min-threads"].as<long>();
+  Opts.MinBlocks = R["min-blocks"].as<long>();
   if (R.count("define"))
     for (const std::string &D : R["define"].as<std::vector<std::string>>()) {
       std::pair<std::string, long> P;

@@ -29,6 +29,15 @@ struct CompileOptions {
   EmitKind Emit = EmitKind::IR;
   std::map<std::string, long> Defines;
   std::string Variant;
+  /// --check=nvrtc: compile this many variants per kernel (evenly spread
+  /// over the ranking, the first included; 0 for all) instead of emitting.
+  bool CheckNvrtc = false;
+  long Sample = 200;
+  /// Target of --emit=ptx.
+  std::string Arch = "sm_90";
+  /// Planner constraints: threads per block at least, blocks at least.
+  long MinThreads = 32;
+  long MinBlocks = 1;
   /// Bound on isl's work per kernel (0: unlimited).
   unsigned long IslMaxOperations = 20000000;
 };

@@ -76,6 +76,10 @@ struct KernelDecl {
   std::vector<SourceRange> Assumptions; // raw isl constraint text
   std::vector<Stmt> Stmts;
   SourceRange Range;
+  /// A syntax error left the parameter list or the domain incomplete, so
+  /// names may be missing: Sema skips the kernel rather than report uses of
+  /// them.
+  bool Incomplete = false;
 };
 
 struct Module {

@@ -22,7 +22,10 @@ public:
 
   /// With the lexer positioned just after a '{' at \p OpenOffset, skips to
   /// the matching '}' and returns the range from '{' to '}' inclusive. On an
-  /// unterminated brace reports an error and returns an invalid range.
+  /// unterminated brace reports an error and returns an invalid range; the
+  /// lexer is then left at the end of the text or, where the '}' was
+  /// forgotten before a statement ("y[i] = ..." starting a line), at that
+  /// statement.
   SourceRange scanBalancedBraces(uint32_t OpenOffset);
 
   /// Returns the raw text range from the current position up to (excluding)

@@ -17,6 +17,8 @@ const char *dtypeName(DType T);
 std::optional<DType> parseStorableDType(std::string_view S);
 bool isFloat(DType T);
 bool isInteger(DType T);
+/// The C spelling shared by CUDA and OpenCL (i64 is the printers' "idx").
+const char *cTypeName(DType T);
 /// Size in bytes of one element.
 unsigned dtypeSize(DType T);
 

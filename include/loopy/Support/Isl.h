@@ -51,8 +51,13 @@ private:
   unsigned long OldMax;
 };
 
+/// If the last isl error on \p Ctx is the operation quota running out,
+/// throws isl::exception_quota, so that code which tolerates other isl
+/// failures (and resets the error) never mistakes the quota for an answer.
+void rethrowQuotaError(isl_ctx *Ctx);
+
 /// Parses \p Text as an isl set; on failure returns nullopt and sets
-/// \p Error to isl's message.
+/// \p Error to isl's message. Throws isl::exception_quota past the quota.
 std::optional<isl::set> parseSet(isl::ctx Ctx, const std::string &Text,
                                  std::string &Error);
 

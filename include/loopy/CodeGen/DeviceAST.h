@@ -1,0 +1,109 @@
+//===- DeviceAST.h - The device code tree both printers walk ----*- C++ -*-===//
+//
+// Lowering produces one DeviceKernel per statement: a small tree of loops,
+// guards, statement lines, barriers and block reductions, plus the shared
+// and register buffers it uses. Expressions inside are C text built from
+// isl's AST expressions and are the same in every dialect; what differs
+// between CUDA and OpenCL (thread ids, address spaces, barriers, the index
+// type) is left to the printers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_CODEGEN_DEVICEAST_H
+#define LOOPY_CODEGEN_DEVICEAST_H
+
+#include "loopy/IR/Type.h"
+#include "loopy/Planner/Schedule.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loopy::device {
+
+struct Node;
+using NodePtr = std::unique_ptr<Node>;
+using NodeList = std::vector<NodePtr>;
+
+enum class ReduceKind { Sum, Prod, Max, Min };
+
+struct Node {
+  enum class Kind {
+    Block,       // Body
+    For,         // for (idx Iter = Init; Cond; Iter += Step) Body
+    If,          // if (Cond) Body else Else
+    Line,        // Text: one statement, e.g. "acc[0][1] += a[...] * b[...];"
+    Declare,     // const idx Iter = Init;
+    Barrier,     // all threads of the block
+    Comment,     // Text
+    BlockReduce, // combine Buffer over the thread axis Ax (see below)
+  };
+  Kind K;
+  std::string Iter, Init, Cond, Step, Text;
+  bool Unroll = false;
+  NodeList Body, Else;
+  // BlockReduce: Buffer[Count][Threads of the block] holds one partial per
+  // thread; combine along axis Ax (ReduceThreads threads, a power of two)
+  // with Op, leaving the result in the entries of thread coordinate 0.
+  std::string Buffer;
+  ReduceKind Op = ReduceKind::Sum;
+  Axis Ax = Axis::X;
+  long ReduceThreads = 1;
+  long Count = 1;
+
+  explicit Node(Kind K) : K(K) {}
+};
+
+/// A buffer in shared memory or registers.
+struct Buffer {
+  std::string Name;
+  DType Type;
+  std::vector<long> Dims; // padded extents
+  std::string Comment;    // what it holds, for the reader
+  long bytes() const;
+};
+
+struct KernelParam {
+  enum class Kind { Index, Scalar, InArray, OutArray };
+  Kind K;
+  std::string Name;
+  DType Type;
+};
+
+/// A thread or block coordinate the body uses, bound at the top.
+struct IdBinding {
+  std::string Name; // the variable the body uses
+  bool Block;       // blockIdx (true) or threadIdx (false)
+  Axis Ax;
+};
+
+struct DeviceKernel {
+  std::string Name;
+  /// Lines of the header comment: kernel, schedule, launch, resources.
+  std::vector<std::string> Header;
+  std::vector<KernelParam> Params;
+  /// Parameters fixed at compile time: const idx NAME = VALUE;
+  std::vector<std::pair<std::string, long>> Constants;
+  std::vector<IdBinding> Ids;
+  std::vector<Buffer> Shared;
+  std::vector<Buffer> Registers;
+  NodeList Body;
+
+  // Launch configuration.
+  long BlockDim[3] = {1, 1, 1};
+  /// Blocks along x, y, z: isl piecewise affine functions of the index
+  /// parameters (isl text), and the same as C expressions for the reader.
+  std::string GridIsl[3];
+  std::string GridC[3];
+  long sharedBytes() const;
+};
+
+/// What one variant lowers to: a kernel per statement, run in order.
+struct DeviceProgram {
+  std::string KernelName;
+  std::string Schedule;
+  std::vector<DeviceKernel> Kernels;
+};
+
+} // namespace loopy::device
+
+#endif

@@ -1,0 +1,25 @@
+//===- Printer.h - Device AST to CUDA C (and other dialects) ----*- C++ -*-===//
+//
+// One printer walks the device AST; a Dialect supplies the spellings that
+// differ between CUDA and OpenCL (thread and block ids, address spaces,
+// barriers, the index type, the kernel qualifier).
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_CODEGEN_PRINTER_H
+#define LOOPY_CODEGEN_PRINTER_H
+
+#include "loopy/CodeGen/DeviceAST.h"
+
+#include <string>
+
+namespace loopy {
+
+enum class Dialect { CUDA, OpenCL };
+
+/// The whole source of \p P in \p D: a prelude, then one kernel function per
+/// statement.
+std::string printProgram(const device::DeviceProgram &P, Dialect D);
+
+} // namespace loopy
+
+#endif

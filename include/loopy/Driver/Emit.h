@@ -1,0 +1,30 @@
+//===- Emit.h - The device-code outputs of loopyc ---------------*- C++ -*-===//
+//
+// emitDeviceCode produces --emit=variants|cuda|ptx|json for checked kernels:
+// it plans each kernel, picks the variant asked for (or the best ranked),
+// lowers it and prints it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_DRIVER_EMIT_H
+#define LOOPY_DRIVER_EMIT_H
+
+#include "loopy/Driver/Driver.h"
+#include "loopy/IR/Kernel.h"
+#include "loopy/Support/Diagnostics.h"
+
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+/// Appends the output to \p Out; returns the exit status (0, 1 or 2).
+int emitDeviceCode(const std::vector<Kernel> &Kernels,
+                   const CompileOptions &Opts, std::string &Out,
+                   DiagnosticEngine &Diags);
+
+/// \p S as a JSON string literal.
+std::string jsonString(const std::string &S);
+
+} // namespace loopy
+
+#endif

@@ -1,0 +1,63 @@
+//===- Planner.h - The schedule space and its static ranking ----*- C++ -*-===//
+//
+// planKernel enumerates the schedules of every statement of a checked
+// kernel ("dumb enumeration"), drops those that break the resource
+// constraints, and ranks the rest with a static cost model so that the
+// first variant is a sensible choice without a GPU. The tuner times them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_PLANNER_PLANNER_H
+#define LOOPY_PLANNER_PLANNER_H
+
+#include "loopy/IR/Kernel.h"
+#include "loopy/Planner/Schedule.h"
+
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+struct PlannerOptions {
+  long MinThreads = 32;   // per block
+  long MaxThreads = 1024; // per block
+  long MinBlocks = 1;     // for the given sizes, where they are fixed
+  long MaxSharedBytes = 48 * 1024;
+  long MaxRegisterOutputs = 64; // outputs held in registers per thread
+};
+
+/// Static figures of one statement's schedule.
+struct Figures {
+  long Threads = 1;
+  long SharedBytes = 0;
+  long RegisterOutputs = 1;
+  std::string Blocks; // (x, y, z) as C expressions of the parameters
+  double Cost = 0;    // estimated seconds at the assumed sizes
+};
+
+/// One variant of a kernel: a schedule per statement.
+struct Variant {
+  std::vector<Schedule> Schedules;
+  std::vector<Figures> Stats;
+  std::string Name; // the schedule strings, joined by " | "
+  double Cost = 0;
+};
+
+/// Every legal variant of \p K, best first. \p Error is set, and the result
+/// empty, if no statement can be scheduled.
+std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
+                                std::string &Error);
+
+/// The figures of \p Sch for \p S, computed with isl (footprints, grid).
+/// Returns false with \p Error set if the schedule cannot be realised.
+bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
+                    Figures &F, std::string &Error);
+
+/// The variant named \p Name (schedule strings joined by " | ", or an index
+/// into \p Variants), parsed for \p K.
+std::optional<Variant> findVariant(const Kernel &K,
+                                   const std::vector<Variant> &Variants,
+                                   const std::string &Name, std::string &Error);
+
+} // namespace loopy
+
+#endif

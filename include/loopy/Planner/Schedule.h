@@ -1,0 +1,91 @@
+//===- Schedule.h - One point of the schedule space -------------*- C++ -*-===//
+//
+// A Schedule fixes, for every index of one statement, how it runs on the GPU,
+// and which reads are staged in shared memory. Its stable text form
+// (`str`) names the variant everywhere: in --emit=variants, --variant=,
+// golden tests and the tuning database. For example
+//
+//   i:g.y,t.y*16,ilp4 j:g.x,t.x*16,ilp4s k:seq*8 prefetch:a,b
+//
+// reads: i is split over the grid's y axis in tiles of 16 threads x 4
+// outputs per thread (contiguous), j likewise on x with each thread's 4
+// outputs strided by 16, k runs sequentially in tiles of 8, and the block's
+// footprints of a and b for one k tile are staged in shared memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_PLANNER_SCHEDULE_H
+#define LOOPY_PLANNER_SCHEDULE_H
+
+#include "loopy/IR/Kernel.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+enum class Axis { X = 0, Y = 1, Z = 2 };
+char axisLetter(Axis A);
+
+/// How one index of a statement runs.
+struct IndexMap {
+  enum class Kind {
+    Seq,   // a sequential loop in every thread
+    Tiled, // reduction: sequential tiles of Tile, the tile loop unrolled
+    Grid,  // output: blocks on grid axis Ax, Threads threads on thread axis
+           // Ax, Ilp outputs per thread held in registers
+    Block, // reduction: Threads threads of a block on thread axis Ax
+           // cooperate and combine their partial results
+  };
+  unsigned Index = 0; // position in Kernel::IndexNames
+  Kind K = Kind::Seq;
+  Axis Ax = Axis::X;
+  long Threads = 1;
+  long Ilp = 1;
+  /// Grid with Ilp > 1: a thread's outputs are Threads apart (consecutive
+  /// threads touch consecutive elements) rather than adjacent.
+  bool Strided = false;
+  long Tile = 1;
+
+  /// Outputs of one block along this index (Grid).
+  long blockTile() const { return Threads * Ilp; }
+};
+
+struct Schedule {
+  /// One entry per index of the statement. Sequential and tiled loops nest
+  /// in this order.
+  std::vector<IndexMap> Maps;
+  /// Positions in Statement::Reads of the reads staged in shared memory.
+  std::vector<unsigned> Prefetch;
+
+  const IndexMap *find(unsigned Index) const;
+  const IndexMap *tiledReduction() const;
+  const IndexMap *blockReduction() const;
+  /// Threads of a block along each axis.
+  long threads(Axis A) const;
+  long totalThreads() const;
+  /// Registers of outputs each thread holds.
+  long registerOutputs() const;
+
+  /// The stable schedule string.
+  std::string str(const Kernel &K, const Statement &S) const;
+};
+
+/// Parses a schedule string for statement \p S of \p K; nullopt with
+/// \p Error set if it is malformed or does not fit the statement.
+std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
+                                      const Statement &S, std::string &Error);
+
+/// Checks the structural rules every schedule obeys (each statement index
+/// mapped once, output indices only on Grid/Seq, axes used once, ...);
+/// returns an empty string or the first rule broken.
+std::string validateSchedule(const Schedule &Sch, const Kernel &K,
+                             const Statement &S);
+
+/// A name for read \p ReadPos of \p S in schedule strings: the array's name,
+/// with "@N" when the statement reads that array more than once.
+std::string readName(const Kernel &K, const Statement &S, unsigned ReadPos);
+
+} // namespace loopy
+
+#endif

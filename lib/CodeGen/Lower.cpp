@@ -1,0 +1,1438 @@
+//===- Lower.cpp - Kernel IR + Schedule to the device AST -----------------===//
+//
+// The lowering of one statement under one schedule, in four steps:
+//
+//  1. extend the statement's domain { S[indices] } with one register
+//     coordinate per grid-mapped index and relate indices to the block and
+//     thread coordinates, which become isl parameters (bx, tx, ...);
+//  2. derive the per-thread pieces: Init and Write over the output indices,
+//     Update (or Compute, without reduction) over all of them, and the
+//     block-uniform loops (sequential output indices and reduction tiles)
+//     around them, in which barriers are legal;
+//  3. compute each prefetched read's footprint per block and tile as the
+//     image of the block's iterations, and its fixed box for the buffer;
+//  4. let isl's AST generator produce every loop nest, unrolling register
+//     tiles and short constant loops, and translate its trees into the
+//     device AST, printing statement bodies at each instance.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/CodeGen/Lower.h"
+#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/IR/IRPrinter.h"
+#include "loopy/Support/Diagnostics.h"
+
+#include <isl/aff.h>
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/fixed_box.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace loopy {
+
+using namespace device;
+
+long Buffer::bytes() const {
+  long N = dtypeSize(Type);
+  for (long D : Dims)
+    N *= D;
+  return N;
+}
+
+long DeviceKernel::sharedBytes() const {
+  long N = 0;
+  for (const Buffer &B : Shared)
+    N += B.bytes();
+  return N;
+}
+
+std::optional<FootprintBox> fixedBox(const isl::set &Footprint) {
+  isl_fixed_box *B = isl_set_get_simple_fixed_box_hull(Footprint.get());
+  if (!B)
+    return std::nullopt;
+  std::optional<FootprintBox> R;
+  if (isl_fixed_box_is_valid(B) == isl_bool_true) {
+    FootprintBox FB{isl::manage(isl_fixed_box_get_offset(B)), {}};
+    isl_multi_val *Size = isl_fixed_box_get_size(B);
+    for (int I = 0; I < isl_multi_val_size(Size); ++I) {
+      isl_val *V = isl_multi_val_get_at(Size, I);
+      FB.Size.push_back(isl_val_get_num_si(V));
+      isl_val_free(V);
+    }
+    isl_multi_val_free(Size);
+    R = std::move(FB);
+  }
+  isl_fixed_box_free(B);
+  return R;
+}
+
+namespace {
+
+/// \p Off, a function of the parameters only, as a function on the
+/// (unnamed) domain of \p X.
+isl_aff *liftToDomainOf(isl_aff *Off, isl_pw_aff *X) {
+  isl_space *Dom = isl_pw_aff_get_domain_space(X);
+  unsigned N = isl_space_dim(Dom, isl_dim_set);
+  isl_space_free(Dom);
+  return isl_aff_add_dims(Off, isl_dim_in, N);
+}
+
+enum class Piece { Init, Update, Write, Compute, Load };
+
+/// One read staged in shared memory.
+struct Stage {
+  unsigned Read;
+  std::string Buf;
+  FootprintBox Box;
+  isl::set Footprint; // { A[x] } per block and tile
+  std::vector<long> Padded;
+  unsigned ContiguousDim;
+};
+
+/// One reduction of the right-hand side and its register accumulator.
+struct Accumulator {
+  const Expr *Reduce;
+  std::string Name;
+};
+
+/// Text produced for one instance of a user statement of an isl AST.
+struct Instance {
+  std::string Guard; // empty if the instance always runs
+  std::vector<std::string> Lines;
+};
+
+class Lowering {
+public:
+  Lowering(const Kernel &K, const Statement &S, const Schedule &Sch)
+      : K(K), S(S), Sch(Sch), Ctx(K.Domain.ctx()) {}
+
+  std::optional<DeviceKernel> run(std::string &Error);
+  std::optional<LoweringFigures> figures(std::string &Error);
+
+private:
+  std::string fresh(const std::string &Base);
+  int tuplePos(unsigned Index) const;
+  bool isOutput(unsigned Index) const;
+  isl::set align(isl::set X) const {
+    return isl::manage(isl_set_align_params(X.release(), Params.copy()));
+  }
+  isl::map align(isl::map X) const {
+    return isl::manage(isl_map_align_params(X.release(), Params.copy()));
+  }
+  bool setUp(std::string &Error);
+  bool buildDomains(std::string &Error);
+  bool buildStages(std::string &Error);
+  void buildStrides();
+  void computeGrid(std::string *Isl, std::string *C);
+
+  // AST generation.
+  NodeList generate(isl::union_map Schedule,
+                    const std::vector<std::string> &Iterators,
+                    const std::vector<bool> &Unroll, isl::set ExtraContext);
+  /// isl's AST as device nodes; \p User expands user nodes.
+  NodeList convert(isl_ast_node *N,
+                   const std::function<NodeList(isl_ast_node *)> &User);
+  NodeList instanceNodes(isl_ast_node *N);
+  static isl_ast_node *atEachDomain(isl_ast_node *Node, isl_ast_build *Build,
+                                    void *User);
+  Instance instanceText(isl_ast_build *Build, const std::string &Tuple,
+                        isl::pw_multi_aff Iter);
+
+  // Pieces.
+  isl::map threadSchedule(const isl::set &Domain, Piece P,
+                          std::vector<std::string> &Iters,
+                          std::vector<bool> &Unroll);
+  NodeList threadCode(Piece P, const isl::set &Uniform);
+  NodeList loadCode(const Stage &St, const isl::set &Uniform);
+  NodeList uniformBody(const isl::set &Uniform);
+  NodePtr blockReduce(const Accumulator &A) const {
+    auto R = std::make_unique<Node>(Node::Kind::BlockReduce);
+    R->Buffer = "red_" + A.Name;
+    R->Text = A.Name;
+    R->Op = static_cast<ReduceKind>(A.Reduce->reduceOp());
+    R->Ax = BlockRed->Ax;
+    R->ReduceThreads = BlockRed->Threads;
+    R->Count = RegCount;
+    return R;
+  }
+
+  // Statement bodies.
+  std::string valueText(const Expr &E, isl_ast_build *Build,
+                        const isl::pw_multi_aff &Iter, Piece P);
+  std::string readText(unsigned Read, isl_ast_build *Build,
+                       const isl::pw_multi_aff &Iter, Piece P);
+  std::string globalElement(unsigned Arg, const std::vector<std::string> &Sub);
+  isl::multi_aff accessOnTuple(unsigned Read, Piece P) const;
+  isl::set frame(isl::space Sp, Piece P) const;
+  std::string registerIndex(isl_ast_build *Build,
+                            const isl::pw_multi_aff &Iter, Piece P);
+  std::string tupleDimText(isl_ast_build *Build, const isl::pw_multi_aff &Iter,
+                           unsigned Pos);
+
+  const Kernel &K;
+  const Statement &S;
+  const Schedule &Sch;
+  isl::ctx Ctx;
+  std::set<std::string> Taken;
+
+  std::string BlockId[3], ThreadId[3];
+  std::vector<std::string> ParamNames;
+  isl::space Params;
+  std::vector<const IndexMap *> GridMaps;   // register dimensions, in order
+  std::vector<const IndexMap *> SeqOutputs; // block-uniform loops
+  const IndexMap *Tiled = nullptr;
+  const IndexMap *BlockRed = nullptr;
+  std::string TileParam;
+  std::vector<std::string> SeqParams; // uniform loop iterators, per SeqOutputs
+  std::vector<std::string> IndexParamNames; // tuple dim names
+  std::vector<std::string> RegNames;
+
+  isl::set Context;
+  isl::set Ext;      // { S[indices, regs] } of Update / Compute
+  isl::set OutDom;   // { S_out[outputs, regs] } of Init / Write
+  std::string TupleUpdate, TupleInit, TupleWrite;
+  std::vector<Stage> Stages;
+  std::vector<Accumulator> Accs;
+  long RegCount = 1;
+  std::vector<std::string> StrideText; // per argument, per dim (joined)
+  std::vector<std::vector<std::string>> Strides;
+
+  std::vector<Instance> Instances;
+  std::set<std::string> PragmaUnroll; // loops printed with #pragma unroll
+  /// Per tuple: the real domain, where the AST runs over a relaxed box.
+  std::map<std::string, isl::set> Guards;
+};
+
+std::string Lowering::fresh(const std::string &Base) {
+  std::string N = Base;
+  while (Taken.count(N))
+    N += "_";
+  Taken.insert(N);
+  return N;
+}
+
+int Lowering::tuplePos(unsigned Index) const {
+  auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
+  return It == S.Indices.end() ? -1 : It - S.Indices.begin();
+}
+
+bool Lowering::isOutput(unsigned Index) const {
+  return std::find(S.OutputIndices.begin(), S.OutputIndices.end(), Index) !=
+         S.OutputIndices.end();
+}
+
+bool Lowering::setUp(std::string &Error) {
+  for (const std::string &N : K.ParamNames)
+    Taken.insert(N);
+  for (const std::string &N : K.IndexNames)
+    Taken.insert(N);
+  for (const Argument &A : K.Args)
+    Taken.insert(A.Name);
+  for (const char *R : {"idx", "acc", "red", "loopy_min", "loopy_max",
+                        "loopy_floord"})
+    Taken.insert(R);
+
+  for (const IndexMap &M : Sch.Maps) {
+    int A = static_cast<int>(M.Ax);
+    switch (M.K) {
+    case IndexMap::Kind::Grid:
+      BlockId[A] = fresh(std::string("b") + axisLetter(M.Ax));
+      ThreadId[A] = fresh(std::string("t") + axisLetter(M.Ax));
+      GridMaps.push_back(&M);
+      break;
+    case IndexMap::Kind::Block:
+      ThreadId[A] = fresh(std::string("t") + axisLetter(M.Ax));
+      BlockRed = &M;
+      break;
+    case IndexMap::Kind::Tiled:
+      Tiled = &M;
+      break;
+    case IndexMap::Kind::Seq:
+      if (isOutput(M.Index))
+        SeqOutputs.push_back(&M);
+      break;
+    }
+  }
+  ParamNames = K.ParamNames;
+  for (int A = 0; A < 3; ++A)
+    if (!BlockId[A].empty())
+      ParamNames.push_back(BlockId[A]);
+  for (int A = 0; A < 3; ++A)
+    if (!ThreadId[A].empty())
+      ParamNames.push_back(ThreadId[A]);
+  // Uniform loop iterators are parameters of the per-thread code.
+  for (const IndexMap *M : SeqOutputs) {
+    // The loop variable carries the index's own name.
+    SeqParams.push_back(K.IndexNames[M->Index]);
+    ParamNames.push_back(SeqParams.back());
+  }
+  if (Tiled) {
+    TileParam = fresh(K.IndexNames[Tiled->Index] + "_tile");
+    ParamNames.push_back(TileParam);
+  }
+  Params = paramSpace(Ctx, ParamNames);
+  for (unsigned I : S.Indices)
+    IndexParamNames.push_back(K.IndexNames[I]);
+  for (const IndexMap *M : GridMaps) {
+    RegNames.push_back(fresh("u_" + K.IndexNames[M->Index]));
+    RegCount *= M->Ilp;
+  }
+  TupleUpdate = S.Name;
+  TupleInit = S.Name + "_init";
+  TupleWrite = S.Name + "_write";
+
+  // Reductions become register accumulators. Each must run over all the
+  // statement's reduction indices, and none may nest in another.
+  std::function<bool(const Expr &, bool)> Collect = [&](const Expr &E,
+                                                        bool Inside) {
+    if (E.Kind == ExprKind::Reduce) {
+      std::vector<unsigned> R = E.ReduceIndices;
+      std::sort(R.begin(), R.end());
+      if (Inside || R != S.ReductionIndices) {
+        Error = "the lowering supports reductions that each run over all of "
+                "the statement's reduction indices, not nested ones";
+        return false;
+      }
+      Accs.push_back({&E, ""});
+      return Collect(*E.Operands[0], true);
+    }
+    for (const ExprPtr &O : E.Operands)
+      if (!Collect(*O, Inside))
+        return false;
+    return true;
+  };
+  if (!Collect(*S.Rhs, false))
+    return false;
+  for (size_t I = 0; I < Accs.size(); ++I)
+    Accs[I].Name = Accs.size() == 1 ? "acc" : "acc" + std::to_string(I);
+
+  Context = align(isl::manage(isl_set_from_params(K.Context.copy())));
+  Context = isl::manage(isl_set_params(Context.release()));
+  for (int A = 0; A < 3; ++A) {
+    if (!ThreadId[A].empty()) {
+      unsigned P = paramPos(Context, ThreadId[A]);
+      Context = addConstraint(Context, {{isl_dim_param, P, 1}}, 0, false);
+      Context = addConstraint(Context, {{isl_dim_param, P, -1}},
+                              Sch.threads(static_cast<Axis>(A)) - 1, false);
+    }
+    if (!BlockId[A].empty())
+      Context = addConstraint(
+          Context, {{isl_dim_param, paramPos(Context, BlockId[A]), 1}}, 0,
+          false);
+  }
+  return true;
+}
+
+bool Lowering::buildDomains(std::string &Error) {
+  unsigned NIdx = S.Indices.size();
+  isl_set *D = isl_set_align_params(S.Domain.copy(), Params.copy());
+  D = isl_set_add_dims(D, isl_dim_set, GridMaps.size());
+  for (unsigned I = 0; I < NIdx; ++I)
+    D = isl_set_set_dim_name(D, isl_dim_set, I, IndexParamNames[I].c_str());
+  for (unsigned R = 0; R < GridMaps.size(); ++R)
+    D = isl_set_set_dim_name(D, isl_dim_set, NIdx + R, RegNames[R].c_str());
+  isl::set E = isl::manage(D).intersect_params(Context);
+
+  for (unsigned R = 0; R < GridMaps.size(); ++R) {
+    const IndexMap &M = *GridMaps[R];
+    unsigned O = tuplePos(M.Index), U = NIdx + R;
+    int A = static_cast<int>(M.Ax);
+    unsigned B = paramPos(E, BlockId[A]), T = paramPos(E, ThreadId[A]);
+    // Every point of the index must lie in some block: o >= 0.
+    isl::set Neg = addConstraint(E, {{isl_dim_set, O, -1}}, -1, false);
+    if (!Neg.is_empty()) {
+      Error = "index " + quote(K.IndexNames[M.Index]) +
+              " takes negative values, which no block covers";
+      return false;
+    }
+    long Bt = M.blockTile();
+    // contiguous: o = B*b + Ilp*t + u;  strided: o = B*b + T*u + t
+    long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
+    E = addConstraint(E,
+                      {{isl_dim_set, O, 1},
+                       {isl_dim_param, B, -Bt},
+                       {isl_dim_param, T, -TC},
+                       {isl_dim_set, U, -UC}},
+                      0, true);
+    E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
+    E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
+  }
+  for (unsigned I = 0; I < SeqOutputs.size(); ++I)
+    E = addConstraint(E,
+                      {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
+                       {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
+                      0, true);
+  // Init and Write: the output indices and registers. A block-parallel
+  // reduction's threads each hold partial results, so every one of them
+  // initialises; only thread 0 of the reduction axis writes.
+  isl_set *O = E.copy();
+  for (int I = NIdx - 1; I >= 0; --I)
+    if (!isOutput(S.Indices[I]))
+      O = isl_set_project_out(O, isl_dim_set, I, 1);
+  OutDom = isl::manage(O);
+
+  // Update runs inside the block-uniform loop over reduction tiles.
+  if (Tiled) {
+    unsigned Kp = tuplePos(Tiled->Index), P = paramPos(E, TileParam);
+    E = addConstraint(E, {{isl_dim_set, Kp, 1}, {isl_dim_param, P, -Tiled->Tile}},
+                      0, false);
+    E = addConstraint(E, {{isl_dim_set, Kp, -1}, {isl_dim_param, P, Tiled->Tile}},
+                      Tiled->Tile - 1, false);
+  }
+
+
+  if (BlockRed) {
+    // k = Threads * q + t for some q: each thread strides over k.
+    unsigned Kp = tuplePos(BlockRed->Index);
+    int A = static_cast<int>(BlockRed->Ax);
+    isl_set *X = isl_set_add_dims(E.copy(), isl_dim_set, 1);
+    unsigned Q = isl_set_dim(X, isl_dim_set) - 1;
+    isl::set XS = addConstraint(
+        isl::manage(X),
+        {{isl_dim_set, Kp, 1},
+         {isl_dim_set, Q, -BlockRed->Threads},
+         {isl_dim_param, paramPos(E, ThreadId[A]), -1}},
+        0, true);
+    E = isl::manage(isl_set_project_out(XS.release(), isl_dim_set, Q, 1));
+  }
+  Ext = E.coalesce();
+  OutDom = OutDom.coalesce();
+  return true;
+}
+
+/// The tiling relations on the tuple space \p Sp of piece \p P: output
+/// indices as functions of block, thread and register coordinates, the
+/// registers' ranges, and sequential outputs fixed to their loop iterators.
+isl::set Lowering::frame(isl::space Sp, Piece P) const {
+  isl::set E = isl::set::universe(Sp);
+  unsigned NIdx = isl_set_dim(E.get(), isl_dim_set) - GridMaps.size();
+  auto Pos = [&](unsigned Index) -> unsigned {
+    if (P == Piece::Init || P == Piece::Write)
+      return std::find(S.OutputIndices.begin(), S.OutputIndices.end(), Index) -
+             S.OutputIndices.begin();
+    return tuplePos(Index);
+  };
+  for (unsigned R = 0; R < GridMaps.size(); ++R) {
+    const IndexMap &M = *GridMaps[R];
+    unsigned O = Pos(M.Index), U = NIdx + R;
+    int A = static_cast<int>(M.Ax);
+    unsigned B = paramPos(E, BlockId[A]), T = paramPos(E, ThreadId[A]);
+    long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
+    E = addConstraint(E,
+                      {{isl_dim_set, O, 1},
+                       {isl_dim_param, B, -M.blockTile()},
+                       {isl_dim_param, T, -TC},
+                       {isl_dim_set, U, -UC}},
+                      0, true);
+    E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
+    E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
+  }
+  for (unsigned I = 0; I < SeqOutputs.size(); ++I)
+    E = addConstraint(E,
+                      {{isl_dim_set, Pos(SeqOutputs[I]->Index), 1},
+                       {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
+                      0, true);
+  return E;
+}
+
+isl::multi_aff Lowering::accessOnTuple(unsigned Read, Piece P) const {
+  // { S[indices] -> A[...] } as a function, then on the piece's tuple.
+  isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(
+      isl_map_align_params(S.Reads[Read].Relation.copy(), Params.copy()));
+  isl_multi_aff *MA = nullptr;
+  isl_pw_multi_aff_foreach_piece(
+      PMA,
+      [](isl_set *Dom, isl_multi_aff *M, void *User) -> isl_stat {
+        isl_set_free(Dom);
+        auto **Out = static_cast<isl_multi_aff **>(User);
+        if (*Out)
+          isl_multi_aff_free(M);
+        else
+          *Out = M;
+        return isl_stat_ok;
+      },
+      &MA);
+  isl_pw_multi_aff_free(PMA);
+  unsigned NIdx = S.Indices.size();
+  if (P == Piece::Init || P == Piece::Write) {
+    for (int I = NIdx - 1; I >= 0; --I)
+      if (!isOutput(S.Indices[I]))
+        MA = isl_multi_aff_drop_dims(MA, isl_dim_in, I, 1);
+  }
+  MA = isl_multi_aff_add_dims(MA, isl_dim_in, GridMaps.size());
+  const std::string &T = P == Piece::Init    ? TupleInit
+                         : P == Piece::Write ? TupleWrite
+                                             : TupleUpdate;
+  MA = isl_multi_aff_set_tuple_name(MA, isl_dim_in, T.c_str());
+  return isl::manage(MA);
+}
+
+bool Lowering::buildStages(std::string &Error) {
+  if (Sch.Prefetch.empty())
+    return true;
+  // The block's iterations: every thread's, for fixed block (and tile and
+  // sequential output) coordinates.
+  std::vector<std::string> Threads;
+  for (int A = 0; A < 3; ++A)
+    if (!ThreadId[A].empty())
+      Threads.push_back(ThreadId[A]);
+  isl::set BlockIters = eliminateParams(Ext, Threads);
+  for (unsigned R : Sch.Prefetch) {
+    const Access &Acc = S.Reads[R];
+    const Argument &A = K.Args[Acc.Arg];
+    isl::map Rel = align(Acc.Relation);
+    // Pad the access to the extended tuple: registers do not change it.
+    isl_map *M = isl_map_add_dims(Rel.release(), isl_dim_in, GridMaps.size());
+    M = isl_map_set_tuple_name(M, isl_dim_in, TupleUpdate.c_str());
+    isl::set BI = isl::manage(
+        isl_set_set_tuple_name(BlockIters.copy(), TupleUpdate.c_str()));
+    isl::set F = BI.apply(isl::manage(M)).coalesce();
+    auto Box = fixedBox(F);
+    if (!Box) {
+      Error = "the footprint of " + quote(Acc.Spelling) +
+              " has no fixed size per block; it cannot be prefetched";
+      return false;
+    }
+    Stage St{R, fresh(A.Name + "_sh"), *Box, F, Box->Size, 0};
+    // Loads are coalesced along the array's contiguous dimension.
+    St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
+    if (A.rank() > 0 && St.Padded[A.rank() - 1] % 2 == 0 &&
+        St.Padded[A.rank() - 1] > 1)
+      St.Padded[A.rank() - 1] += 1; // odd row length: no bank conflicts
+    Stages.push_back(std::move(St));
+  }
+  return true;
+}
+
+void Lowering::buildStrides() {
+  isl_ast_build *B = isl_ast_build_from_context(Context.copy());
+  for (const Argument &A : K.Args) {
+    std::vector<std::string> Ext, Str;
+    auto Text = [&](const isl::aff &X) {
+      // Shapes and strides are functions of the parameters alone.
+      isl_aff *Al = isl_aff_align_params(X.copy(), Params.copy());
+      Al = isl_aff_project_domain_on_params(Al);
+      return exprText(B, isl::manage(isl_pw_aff_from_aff(Al)));
+    };
+    for (const isl::aff &X : A.Shape)
+      Ext.push_back(Text(X));
+    auto Paren = [](const std::string &T) {
+      return T.find_first_of(" +-*/%?") == std::string::npos ? T
+                                                            : "(" + T + ")";
+    };
+    unsigned N = A.rank();
+    for (unsigned D = 0; D < N; ++D) {
+      std::string P;
+      if (A.Order == Layout::Strided) {
+        P = Paren(Text(A.Strides[D]));
+      } else {
+        bool Row = A.Order == Layout::RowMajor;
+        for (unsigned E = Row ? D + 1 : 0; E < (Row ? N : D); ++E)
+          P += (P.empty() ? "" : " * ") + Paren(Ext[E]);
+      }
+      Str.push_back(P.empty() ? "1" : P);
+    }
+    Strides.push_back(Str);
+  }
+  isl_ast_build_free(B);
+}
+
+std::string Lowering::globalElement(unsigned Arg,
+                                    const std::vector<std::string> &Sub) {
+  const Argument &A = K.Args[Arg];
+  if (Sub.empty())
+    return A.Name + "[0]";
+  std::string L;
+  for (size_t D = 0; D < Sub.size(); ++D) {
+    std::string T = Sub[D];
+    const std::string &St = Strides[Arg][D];
+    if (St != "1") {
+      if (T.find_first_of(" +-?") != std::string::npos)
+        T = "(" + T + ")";
+      T += " * " + St;
+    }
+    L += (L.empty() ? "" : " + ") + T;
+  }
+  return A.Name + "[" + L + "]";
+}
+
+std::string Lowering::tupleDimText(isl_ast_build *Build,
+                                   const isl::pw_multi_aff &Iter,
+                                   unsigned Pos) {
+  return exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(Iter.get(), Pos)));
+}
+
+std::string Lowering::registerIndex(isl_ast_build *Build,
+                                    const isl::pw_multi_aff &Iter, Piece P) {
+  if (GridMaps.empty())
+    return "0";
+  // Flat index: sum over registers of u_r * (product of later Ilps).
+  unsigned First = (P == Piece::Init || P == Piece::Write)
+                       ? S.OutputIndices.size()
+                       : S.Indices.size();
+  isl_pw_aff *Flat = nullptr;
+  long Stride = 1;
+  for (int R = GridMaps.size() - 1; R >= 0; --R) {
+    isl_pw_aff *U = isl_pw_multi_aff_get_pw_aff(Iter.get(), First + R);
+    U = isl_pw_aff_scale_val(U, isl_val_int_from_si(Ctx.get(), Stride));
+    Flat = Flat ? isl_pw_aff_add(Flat, U) : U;
+    Stride *= GridMaps[R]->Ilp;
+  }
+  return exprText(Build, isl::manage(Flat));
+}
+
+std::string Lowering::readText(unsigned Read, isl_ast_build *Build,
+                               const isl::pw_multi_aff &Iter, Piece P) {
+  isl::multi_aff MA = accessOnTuple(Read, P);
+  isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
+      isl_pw_multi_aff_from_multi_aff(MA.release()), Iter.copy());
+  const Stage *St = nullptr;
+  if (P == Piece::Update || P == Piece::Compute)
+    for (const Stage &X : Stages)
+      if (X.Read == Read)
+        St = &X;
+  std::vector<std::string> Sub;
+  unsigned N = isl_pw_multi_aff_dim(At, isl_dim_out);
+  for (unsigned D = 0; D < N; ++D) {
+    isl_pw_aff *X = isl_pw_multi_aff_get_pw_aff(At, D);
+    if (St) {
+      // Shared buffer coordinates: x - offset of the block's box.
+      isl_aff *Off = isl_multi_aff_get_aff(St->Box.Offset.get(), D);
+      Off = isl_aff_align_params(Off, Params.copy());
+      X = isl_pw_aff_sub(X, isl_pw_aff_from_aff(liftToDomainOf(Off, X)));
+    }
+    Sub.push_back(exprText(Build, isl::manage(X)));
+  }
+  isl_pw_multi_aff_free(At);
+  if (!St)
+    return globalElement(S.Reads[Read].Arg, Sub);
+  std::string T = St->Buf;
+  for (const std::string &X : Sub)
+    T += "[" + X + "]";
+  return T;
+}
+
+static std::string literal(const Expr &E) {
+  if (E.Kind == ExprKind::IntConst)
+    return std::to_string(E.IntValue);
+  std::ostringstream OS;
+  OS.precision(E.Type == DType::F32 ? 9 : 17);
+  OS << E.FloatValue;
+  std::string S = OS.str();
+  if (S.find_first_of(".eEn") == std::string::npos)
+    S += ".0";
+  return E.Type == DType::F32 ? S + "f" : S;
+}
+
+
+std::string Lowering::valueText(const Expr &E, isl_ast_build *Build,
+                                const isl::pw_multi_aff &Iter, Piece P) {
+  auto V = [&](const Expr &X) { return valueText(X, Build, Iter, P); };
+  switch (E.Kind) {
+  case ExprKind::IntConst:
+  case ExprKind::FloatConst:
+    return literal(E);
+  case ExprKind::Index: {
+    int Pos = tuplePos(E.Id);
+    if (P == Piece::Init || P == Piece::Write) {
+      auto It = std::find(S.OutputIndices.begin(), S.OutputIndices.end(), E.Id);
+      Pos = It - S.OutputIndices.begin();
+    }
+    return "(" + tupleDimText(Build, Iter, Pos) + ")";
+  }
+  case ExprKind::Param:
+    return K.ParamNames[E.Id];
+  case ExprKind::Scalar:
+    return K.Args[E.Id].Name;
+  case ExprKind::Read:
+    return readText(E.AccessId, Build, Iter, P);
+  case ExprKind::Unary:
+    return std::string(E.unaryOp() == UnaryOp::Neg ? "-" : "!") + "(" +
+           V(*E.Operands[0]) + ")";
+  case ExprKind::Binary:
+    return "(" + V(*E.Operands[0]) + " " + binaryOpSpelling(E.binaryOp()) +
+           " " + V(*E.Operands[1]) + ")";
+  case ExprKind::Call: {
+    bool F = isFloat(E.Type);
+    std::string Name = mathFnName(E.mathFn());
+    if (E.mathFn() == MathFn::Abs) {
+      if (F)
+        return "fabs(" + V(*E.Operands[0]) + ")";
+      std::string X = V(*E.Operands[0]);
+      return "(" + X + " < 0 ? -" + X + " : " + X + ")";
+    }
+    if (F && (E.mathFn() == MathFn::Min || E.mathFn() == MathFn::Max))
+      Name = "f" + Name;
+    std::string S = Name + "(";
+    for (size_t I = 0; I < E.Operands.size(); ++I)
+      S += (I ? ", " : "") + V(*E.Operands[I]);
+    return S + ")";
+  }
+  case ExprKind::Cast:
+    return std::string("((") + cTypeName(E.Type) + ")" + V(*E.Operands[0]) + ")";
+  case ExprKind::Select:
+    return "(" + V(*E.Operands[0]) + " ? " + V(*E.Operands[1]) + " : " +
+           V(*E.Operands[2]) + ")";
+  case ExprKind::Reduce:
+    for (const Accumulator &A : Accs)
+      if (A.Reduce == &E)
+        return A.Name + "[" + registerIndex(Build, Iter, P) + "]";
+    return "/*?*/";
+  }
+  return "/*?*/";
+}
+
+static std::string identity(ReduceOp Op, DType T) {
+  switch (Op) {
+  case ReduceOp::Sum:
+    return isFloat(T) ? (T == DType::F32 ? "0.0f" : "0.0") : "0";
+  case ReduceOp::Prod:
+    return isFloat(T) ? (T == DType::F32 ? "1.0f" : "1.0") : "1";
+  case ReduceOp::Max:
+    return isFloat(T) ? "-LOOPY_INFINITY"
+                      : (T == DType::I32 ? "(-2147483647 - 1)"
+                                         : "(-9223372036854775807L - 1)");
+  case ReduceOp::Min:
+    return isFloat(T) ? "LOOPY_INFINITY"
+                      : (T == DType::I32 ? "2147483647" : "9223372036854775807L");
+  }
+  return "0";
+}
+
+static std::string combine(ReduceOp Op, DType T, const std::string &L,
+                           const std::string &R) {
+  switch (Op) {
+  case ReduceOp::Sum:
+    return L + " + " + R;
+  case ReduceOp::Prod:
+    return L + " * " + R;
+  case ReduceOp::Max:
+    return std::string(isFloat(T) ? "fmax(" : "max(") + L + ", " + R + ")";
+  case ReduceOp::Min:
+    return std::string(isFloat(T) ? "fmin(" : "min(") + L + ", " + R + ")";
+  }
+  return L;
+}
+
+Instance Lowering::instanceText(isl_ast_build *Build, const std::string &Tuple,
+                                isl::pw_multi_aff Iter) {
+  Instance I;
+  if (Tuple == TupleInit) {
+    std::string R = registerIndex(Build, Iter, Piece::Init);
+    for (const Accumulator &A : Accs)
+      I.Lines.push_back(A.Name + "[" + R + "] = " +
+                        identity(A.Reduce->reduceOp(), A.Reduce->Type) + ";");
+  } else if (Tuple == TupleUpdate) {
+    Piece P = Accs.empty() ? Piece::Compute : Piece::Update;
+    if (P == Piece::Compute) {
+      std::vector<std::string> Sub;
+      // The statement's write access on the Update tuple.
+      isl_map *W = isl_map_align_params(S.Write.Relation.copy(), Params.copy());
+      W = isl_map_add_dims(W, isl_dim_in, GridMaps.size());
+      W = isl_map_set_tuple_name(W, isl_dim_in, TupleUpdate.c_str());
+      isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(W);
+      PMA = isl_pw_multi_aff_pullback_pw_multi_aff(PMA, Iter.copy());
+      for (unsigned D = 0; D < isl_pw_multi_aff_dim(PMA, isl_dim_out); ++D)
+        Sub.push_back(exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(PMA, D))));
+      isl_pw_multi_aff_free(PMA);
+      I.Lines.push_back(globalElement(S.Write.Arg, Sub) + " = " +
+                        valueText(*S.Rhs, Build, Iter, P) + ";");
+    } else {
+      std::string R = registerIndex(Build, Iter, P);
+      for (const Accumulator &A : Accs) {
+        std::string Acc = A.Name + "[" + R + "]";
+        std::string V = valueText(*A.Reduce->Operands[0], Build, Iter, P);
+        ReduceOp Op = A.Reduce->reduceOp();
+        if (Op == ReduceOp::Sum || Op == ReduceOp::Prod)
+          I.Lines.push_back(Acc + (Op == ReduceOp::Sum ? " += " : " *= ") + V +
+                            ";");
+        else
+          I.Lines.push_back(Acc + " = " + combine(Op, A.Reduce->Type, Acc, V) +
+                            ";");
+      }
+    }
+  } else if (Tuple == TupleWrite) {
+    std::vector<std::string> Sub;
+    isl_map *W = isl_map_align_params(S.Write.Relation.copy(), Params.copy());
+    unsigned NIdx = S.Indices.size();
+    for (int D = NIdx - 1; D >= 0; --D)
+      if (!isOutput(S.Indices[D]))
+        W = isl_map_project_out(W, isl_dim_in, D, 1);
+    W = isl_map_add_dims(W, isl_dim_in, GridMaps.size());
+    W = isl_map_set_tuple_name(W, isl_dim_in, TupleWrite.c_str());
+    isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(W);
+    PMA = isl_pw_multi_aff_pullback_pw_multi_aff(PMA, Iter.copy());
+    for (unsigned D = 0; D < isl_pw_multi_aff_dim(PMA, isl_dim_out); ++D)
+      Sub.push_back(exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(PMA, D))));
+    isl_pw_multi_aff_free(PMA);
+    I.Lines.push_back(globalElement(S.Write.Arg, Sub) + " = " +
+                      valueText(*S.Rhs, Build, Iter, Piece::Write) + ";");
+  } else {
+    // A cooperative load: Tuple is the stage's buffer name.
+    for (const Stage &St : Stages) {
+      if (St.Buf != Tuple)
+        continue;
+      unsigned N = St.Box.Size.size();
+      std::vector<std::string> G, L;
+      for (unsigned D = 0; D < N; ++D) {
+        isl_pw_aff *X = isl_pw_multi_aff_get_pw_aff(Iter.get(), D);
+        G.push_back(exprText(Build, isl::manage(isl_pw_aff_copy(X))));
+        isl_aff *Off = isl_multi_aff_get_aff(St.Box.Offset.get(), D);
+        Off = isl_aff_align_params(Off, Params.copy());
+        L.push_back(exprText(Build, isl::manage(isl_pw_aff_sub(
+                                        X, isl_pw_aff_from_aff(liftToDomainOf(Off, X))))));
+      }
+      std::string T = St.Buf;
+      for (const std::string &X : L)
+        T += "[" + X + "]";
+      I.Lines.push_back(T + " = " + globalElement(S.Reads[St.Read].Arg, G) + ";");
+    }
+  }
+  return I;
+}
+
+isl_ast_node *Lowering::atEachDomain(isl_ast_node *Node, isl_ast_build *Build,
+                                     void *User) {
+  auto *L = static_cast<Lowering *>(User);
+  isl_union_map *Sched = isl_ast_build_get_schedule(Build);
+  isl_map *M = isl_map_from_union_map(Sched);
+  std::string Tuple = isl_map_get_tuple_name(M, isl_dim_in);
+  isl::pw_multi_aff Iter =
+      isl::manage(isl_pw_multi_aff_from_map(isl_map_reverse(M)));
+  L->Instances.push_back(L->instanceText(Build, Tuple, Iter));
+  // Register tiles are unrolled over whole boxes; each instance is guarded
+  // by membership of the statement's real domain.
+  auto G = L->Guards.find(Tuple);
+  if (G != L->Guards.end()) {
+    isl_set *OnSchedule =
+        isl_set_preimage_pw_multi_aff(G->second.copy(), Iter.copy());
+    isl_ast_expr *E = isl_ast_build_expr_from_set(Build, OnSchedule);
+    bool True = false;
+    if (isl_ast_expr_get_type(E) == isl_ast_expr_int) {
+      isl_val *V = isl_ast_expr_get_val(E);
+      True = isl_val_is_one(V);
+      isl_val_free(V);
+    }
+    if (!True)
+      L->Instances.back().Guard = printAstExpr(E);
+    isl_ast_expr_free(E);
+  }
+  isl_id *Id = isl_id_alloc(isl_ast_node_get_ctx(Node),
+                            ("I" + std::to_string(L->Instances.size() - 1)).c_str(),
+                            nullptr);
+  return isl_ast_node_set_annotation(Node, Id);
+}
+
+NodeList Lowering::instanceNodes(isl_ast_node *N) {
+  NodeList Out;
+    isl_id *Id = isl_ast_node_get_annotation(N);
+  unsigned Idx = std::stoul(std::string(isl_id_get_name(Id)).substr(1));
+  isl_id_free(Id);
+  NodeList Lines;
+  for (const std::string &L : Instances[Idx].Lines) {
+    auto X = std::make_unique<Node>(Node::Kind::Line);
+    X->Text = L;
+    Lines.push_back(std::move(X));
+  }
+  if (Instances[Idx].Guard.empty()) {
+    for (NodePtr &X : Lines)
+      Out.push_back(std::move(X));
+  } else {
+    auto G = std::make_unique<Node>(Node::Kind::If);
+    G->Cond = Instances[Idx].Guard;
+    G->Body = std::move(Lines);
+    Out.push_back(std::move(G));
+  }
+  return Out;
+}
+
+NodeList Lowering::convert(
+    isl_ast_node *N, const std::function<NodeList(isl_ast_node *)> &User) {
+  NodeList Out;
+  switch (isl_ast_node_get_type(N)) {
+  case isl_ast_node_block: {
+    isl_ast_node_list *L = isl_ast_node_block_get_children(N);
+    for (int I = 0; I < isl_ast_node_list_n_ast_node(L); ++I) {
+      isl_ast_node *C = isl_ast_node_list_get_ast_node(L, I);
+      for (NodePtr &X : convert(C, User))
+        Out.push_back(std::move(X));
+      isl_ast_node_free(C);
+    }
+    isl_ast_node_list_free(L);
+    break;
+  }
+  case isl_ast_node_for: {
+    isl_ast_expr *It = isl_ast_node_for_get_iterator(N);
+    isl_ast_expr *Init = isl_ast_node_for_get_init(N);
+    isl_ast_node *Body = isl_ast_node_for_get_body(N);
+    std::string Iter = printAstExpr(It);
+    if (isl_ast_node_for_is_degenerate(N) == isl_bool_true) {
+      auto B = std::make_unique<Node>(Node::Kind::Block);
+      auto D = std::make_unique<Node>(Node::Kind::Declare);
+      D->Iter = Iter;
+      D->Init = printAstExpr(Init);
+      B->Body.push_back(std::move(D));
+      for (NodePtr &X : convert(Body, User))
+        B->Body.push_back(std::move(X));
+      Out.push_back(std::move(B));
+    } else {
+      isl_ast_expr *Cond = isl_ast_node_for_get_cond(N);
+      isl_ast_expr *Inc = isl_ast_node_for_get_inc(N);
+      auto F = std::make_unique<Node>(Node::Kind::For);
+      F->Iter = Iter;
+      F->Init = printAstExpr(Init);
+      F->Cond = printAstExpr(Cond);
+      F->Step = printAstExpr(Inc);
+      F->Unroll = PragmaUnroll.count(Iter) != 0;
+      F->Body = convert(Body, User);
+      Out.push_back(std::move(F));
+      isl_ast_expr_free(Cond);
+      isl_ast_expr_free(Inc);
+    }
+    isl_ast_expr_free(It);
+    isl_ast_expr_free(Init);
+    isl_ast_node_free(Body);
+    break;
+  }
+  case isl_ast_node_if: {
+    isl_ast_expr *Cond = isl_ast_node_if_get_cond(N);
+    isl_ast_node *Then = isl_ast_node_if_get_then_node(N);
+    auto F = std::make_unique<Node>(Node::Kind::If);
+    F->Cond = printAstExpr(Cond);
+    F->Body = convert(Then, User);
+    if (isl_ast_node_if_has_else_node(N) == isl_bool_true) {
+      isl_ast_node *Else = isl_ast_node_if_get_else_node(N);
+      F->Else = convert(Else, User);
+      isl_ast_node_free(Else);
+    }
+    Out.push_back(std::move(F));
+    isl_ast_expr_free(Cond);
+    isl_ast_node_free(Then);
+    break;
+  }
+  case isl_ast_node_user:
+    Out = User(N);
+    break;
+  case isl_ast_node_mark: {
+    isl_ast_node *C = isl_ast_node_mark_get_node(N);
+    Out = convert(C, User);
+    isl_ast_node_free(C);
+    break;
+  }
+  default:
+    break;
+  }
+  return Out;
+}
+
+NodeList Lowering::generate(isl::union_map Schedule,
+                            const std::vector<std::string> &Iterators,
+                            const std::vector<bool> &Unroll,
+                            isl::set ExtraContext) {
+  isl_set *C = isl_set_intersect_params(Context.copy(), ExtraContext.release());
+  isl_ast_build *B = isl_ast_build_from_context(C);
+  isl_id_list *Ids = isl_id_list_alloc(Ctx.get(), Iterators.size());
+  for (const std::string &N : Iterators)
+    Ids = isl_id_list_add(Ids, isl_id_alloc(Ctx.get(), N.c_str(), nullptr));
+  B = isl_ast_build_set_iterators(B, Ids);
+  isl_union_map *Opt = isl_union_map_empty(isl_space_params_alloc(Ctx.get(), 0));
+  for (size_t D = 0; D < Unroll.size(); ++D) {
+    if (!Unroll[D])
+      continue;
+    isl_space *Dom = isl_space_set_alloc(Ctx.get(), 0, Unroll.size());
+    isl_space *Ran = isl_space_set_alloc(Ctx.get(), 0, 1);
+    Ran = isl_space_set_tuple_name(Ran, isl_dim_set, "unroll");
+    isl_set *R = isl_set_fix_si(isl_set_universe(Ran), isl_dim_set, 0, D);
+    isl_map *M = isl_map_from_domain_and_range(isl_set_universe(Dom), R);
+    Opt = isl_union_map_add_map(Opt, M);
+  }
+  B = isl_ast_build_set_options(B, Opt);
+  B = isl_ast_build_set_at_each_domain(B, atEachDomain, this);
+  isl_ast_node *Tree = isl_ast_build_node_from_schedule_map(B, Schedule.release());
+  isl_ast_build_free(B);
+  NodeList L;
+  if (Tree)
+    L = convert(Tree, [this](isl_ast_node *U) { return instanceNodes(U); });
+  isl_ast_node_free(Tree);
+  return L;
+}
+
+/// The per-thread schedule of a piece: sequential reduction loops in the
+/// schedule's order, then the register coordinates (unrolled).
+isl::map Lowering::threadSchedule(const isl::set &Domain, Piece P,
+                                  std::vector<std::string> &Iters,
+                                  std::vector<bool> &Unroll) {
+  unsigned NIn = isl_set_dim(Domain.get(), isl_dim_set);
+  unsigned NIdx = NIn - GridMaps.size();
+  std::vector<std::pair<std::vector<Term>, long>> Dims; // out = terms + cst
+  if (P == Piece::Update || P == Piece::Compute) {
+    for (const IndexMap &M : Sch.Maps) {
+      if (isOutput(M.Index))
+        continue;
+      unsigned Pos = tuplePos(M.Index);
+      const std::string &N = K.IndexNames[M.Index];
+      if (M.K == IndexMap::Kind::Tiled) {
+        Dims.push_back({{{isl_dim_in, Pos, 1},
+                         {isl_dim_param, paramPos(Domain, TileParam), -M.Tile}},
+                        0});
+        // A short loop of constant trip count (at most Tile): nvcc unrolls
+        // it fully where the sizes make it exact. isl unrolling it too
+        // would multiply the guards of the register tile.
+        Iters.push_back(fresh(N + "_in"));
+        Unroll.push_back(false);
+        PragmaUnroll.insert(Iters.back());
+      } else {
+        // The loop runs over the index itself and carries its name.
+        Dims.push_back({{{isl_dim_in, Pos, 1}}, 0});
+        Iters.push_back(N);
+        Unroll.push_back(false);
+      }
+    }
+  }
+  // Register loops have constant bounds (the domain is relaxed to whole
+  // tiles); printed with #pragma unroll, nvcc turns them into straight-line
+  // code on registers. Generating them once keeps isl's work small.
+  for (unsigned R = 0; R < GridMaps.size(); ++R) {
+    Dims.push_back({{{isl_dim_in, NIdx + R, 1}}, 0});
+    Iters.push_back(RegNames[R]);
+    Unroll.push_back(false);
+    PragmaUnroll.insert(RegNames[R]);
+  }
+  isl_map *M = isl_map_from_domain(Domain.copy());
+  M = isl_map_add_dims(M, isl_dim_out, Dims.size());
+  isl::map MM = isl::manage(M);
+  for (unsigned D = 0; D < Dims.size(); ++D) {
+    std::vector<Term> T = Dims[D].first;
+    T.push_back({isl_dim_out, D, -1});
+    MM = addConstraint(MM, T, Dims[D].second, true);
+  }
+  return MM;
+}
+
+/// The piece's domain with the uniform loop iterators fixed, then its
+/// per-thread code.
+NodeList Lowering::threadCode(Piece P, const isl::set &Uniform) {
+  isl::set Dom = (P == Piece::Init || P == Piece::Write) ? OutDom : Ext;
+  const std::string &T = P == Piece::Init    ? TupleInit
+                         : P == Piece::Write ? TupleWrite
+                                             : TupleUpdate;
+  Dom = isl::manage(isl_set_set_tuple_name(Dom.release(), T.c_str()));
+  if (P == Piece::Write && BlockRed) {
+    int A = static_cast<int>(BlockRed->Ax);
+    Dom = addConstraint(Dom, {{isl_dim_param, paramPos(Dom, ThreadId[A]), 1}},
+                        0, true);
+  }
+  // Relax the domain to whole register tiles: forget the output indices'
+  // bounds (the registers' own bounds and the tiling equalities remain), so
+  // that isl unrolls a box and each instance gets one flat guard.
+  isl::set Real = Dom;
+  if (!GridMaps.empty()) {
+    unsigned NIdx = isl_set_dim(Dom.get(), isl_dim_set) - GridMaps.size();
+    isl_set *X = Dom.copy();
+    std::vector<unsigned> OutPos;
+    for (unsigned I = 0; I < NIdx; ++I) {
+      unsigned Index = (P == Piece::Init || P == Piece::Write)
+                           ? S.OutputIndices[I]
+                           : S.Indices[I];
+      if (isOutput(Index))
+        X = isl_set_eliminate(X, isl_dim_set, I, 1);
+    }
+    X = isl_set_eliminate(X, isl_dim_set, NIdx, GridMaps.size());
+    Dom = isl::manage(X).intersect(frame(Dom.get_space(), P));
+  }
+  std::vector<std::string> Iters;
+  std::vector<bool> Unroll;
+  isl::map M = threadSchedule(Dom, P, Iters, Unroll);
+  if (!GridMaps.empty())
+    Guards[T] = Real;
+  if (Iters.empty()) {
+    // A single instance: give the schedule one constant dimension.
+    isl_map *X = isl_map_add_dims(M.release(), isl_dim_out, 1);
+    X = isl_map_fix_si(X, isl_dim_out, 0, 0);
+    M = isl::manage(X);
+    Iters.push_back(fresh("c"));
+    Unroll.push_back(false);
+  }
+  return generate(isl::manage(isl_union_map_from_map(M.release())), Iters,
+                  Unroll, Uniform);
+}
+
+NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
+  // L[x] with p = linear position of x in the box (the contiguous dimension
+  // fastest) and p = NT * s + (linear thread id): thread tid loads the
+  // elements p = tid, tid + NT, ...
+  long NT = Sch.totalThreads();
+  unsigned N = St.Box.Size.size();
+  isl_set *F = isl_set_add_dims(St.Footprint.copy(), isl_dim_set, 1); // s
+  F = isl_set_set_tuple_name(F, St.Buf.c_str());
+  isl::set L = isl::manage(F);
+  std::vector<Term> T;
+  long Cst = 0;
+  // Order dimensions with the contiguous one fastest.
+  std::vector<unsigned> Order;
+  for (unsigned D = 0; D < N; ++D)
+    if (D != St.ContiguousDim)
+      Order.push_back(D);
+  if (N)
+    Order.push_back(St.ContiguousDim);
+  long Stride = 1;
+  for (int I = Order.size() - 1; I >= 0; --I) {
+    unsigned D = Order[I];
+    isl_aff *Off = isl_multi_aff_get_aff(St.Box.Offset.get(), D);
+    Off = isl_aff_align_params(Off, Params.copy());
+    T.push_back({isl_dim_set, D, Stride});
+    for (unsigned P = 0; P < ParamNames.size(); ++P) {
+      isl_val *V = isl_aff_get_coefficient_val(Off, isl_dim_param, P);
+      long C = isl_val_get_num_si(V);
+      isl_val_free(V);
+      if (C)
+        T.push_back({isl_dim_param, P, -C * Stride});
+    }
+    isl_val *C0 = isl_aff_get_constant_val(Off);
+    Cst -= isl_val_get_num_si(C0) * Stride;
+    isl_val_free(C0);
+    isl_aff_free(Off);
+    Stride *= St.Box.Size[D];
+  }
+  T.push_back({isl_dim_set, N, -NT});
+  long TStride = 1;
+  for (int A = 0; A < 3; ++A) {
+    if (ThreadId[A].empty())
+      continue;
+    T.push_back({isl_dim_param, paramPos(L, ThreadId[A]), -TStride});
+    TStride *= Sch.threads(static_cast<Axis>(A));
+  }
+  L = addConstraint(L, T, Cst, true);
+  isl_map *M = isl_map_from_domain(L.copy());
+  M = isl_map_add_dims(M, isl_dim_out, 1);
+  isl::map MM = addConstraint(isl::manage(M),
+                              {{isl_dim_in, N, 1}, {isl_dim_out, 0, -1}}, 0,
+                              true);
+  long Count = (Stride + NT - 1) / NT;
+  std::vector<std::string> Iters = {fresh("s")};
+  std::vector<bool> Unroll = {Count <= 8};
+  return generate(isl::manage(isl_union_map_from_map(MM.release())), Iters,
+                  Unroll, Uniform);
+}
+
+/// What runs for one instance of the block-uniform loops.
+NodeList Lowering::uniformBody(const isl::set &Uniform) {
+  NodeList Out;
+  auto Append = [&](NodeList L) {
+    for (NodePtr &X : L)
+      Out.push_back(std::move(X));
+  };
+  for (const Stage &St : Stages) {
+    auto C = std::make_unique<Node>(Node::Kind::Comment);
+    C->Text = "stage " + S.Reads[St.Read].Spelling + " in " + St.Buf;
+    Out.push_back(std::move(C));
+    Append(loadCode(St, Uniform));
+  }
+  if (!Stages.empty())
+    Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
+  Append(threadCode(Accs.empty() ? Piece::Compute : Piece::Update, Uniform));
+  // The next tile (or iteration) overwrites the buffers.
+  if (!Stages.empty() && (Tiled || !SeqOutputs.empty()))
+    Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
+  return Out;
+}
+
+void Lowering::computeGrid(std::string *GridIsl, std::string *GridC) {
+  // Blocks along each grid axis: 1 + the largest block id used.
+  isl_ast_build *CB = isl_ast_build_from_context(
+      isl::manage(isl_set_from_params(K.Context.copy())).params().release());
+  for (int A = 0; A < 3; ++A) {
+    if (BlockId[A].empty()) {
+      GridIsl[A] = "1";
+      GridC[A] = "1";
+      continue;
+    }
+    isl_set *P = isl_set_params(Ext.copy());
+    P = isl_set_from_params(P);
+    unsigned Pos = paramPos(isl::manage_copy(P), BlockId[A]);
+    P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
+    for (int Q = isl_set_dim(P, isl_dim_param) - 1; Q >= (int)K.ParamNames.size(); --Q)
+      P = isl_set_project_out(P, isl_dim_param, Q, 1);
+    isl_pw_aff *Max = isl_set_dim_max(P, 0);
+    Max = isl_pw_aff_add(Max, isl_pw_aff_val_on_domain(
+                                  isl_pw_aff_domain(isl_pw_aff_copy(Max)),
+                                  isl_val_one(Ctx.get())));
+    Max = isl_pw_aff_coalesce(Max);
+    char *Str = isl_pw_aff_to_str(Max);
+    GridIsl[A] = Str ? Str : "";
+    free(Str);
+    GridC[A] = exprText(CB, isl::manage(Max));
+  }
+  isl_ast_build_free(CB);
+
+}
+
+std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
+  if (!setUp(Error) || !buildDomains(Error) || !buildStages(Error))
+    return std::nullopt;
+  LoweringFigures F;
+  computeGrid(F.Grid, F.Grid);
+  for (const Stage &St : Stages) {
+    long N = 1, P = dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);
+    for (size_t D = 0; D < St.Box.Size.size(); ++D) {
+      N *= St.Box.Size[D];
+      P *= St.Padded[D];
+    }
+    F.StageElements.push_back(N);
+    F.SharedBytes += P;
+  }
+  if (BlockRed)
+    for (const Accumulator &A : Accs)
+      F.SharedBytes += dtypeSize(A.Reduce->Type) * RegCount * Sch.totalThreads();
+  return F;
+}
+
+std::optional<DeviceKernel> Lowering::run(std::string &Error) {
+  if (!setUp(Error) || !buildDomains(Error) || !buildStages(Error))
+    return std::nullopt;
+  buildStrides();
+
+  DeviceKernel DK;
+  DK.Name = K.Stmts.size() == 1 ? K.Name : K.Name + "_" + S.Name;
+  for (int A = 0; A < 3; ++A) {
+    DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
+    if (!BlockId[A].empty())
+      DK.Ids.push_back({BlockId[A], true, static_cast<Axis>(A)});
+  }
+  for (int A = 0; A < 3; ++A)
+    if (!ThreadId[A].empty())
+      DK.Ids.push_back({ThreadId[A], false, static_cast<Axis>(A)});
+
+  // Signature: fixed parameters become constants.
+  for (const Argument &A : K.Args) {
+    if (A.Kind == ArgKind::Index) {
+      auto It = K.Fixed.find(A.Name);
+      if (It != K.Fixed.end()) {
+        DK.Constants.push_back({A.Name, It->second});
+        continue;
+      }
+      DK.Params.push_back({KernelParam::Kind::Index, A.Name, DType::I64});
+    } else if (A.Kind == ArgKind::Scalar) {
+      DK.Params.push_back({KernelParam::Kind::Scalar, A.Name, A.Type});
+    } else {
+      DK.Params.push_back({A.Mode == ArgMode::In ? KernelParam::Kind::InArray
+                                                 : KernelParam::Kind::OutArray,
+                           A.Name, A.Type});
+    }
+  }
+  for (const Accumulator &A : Accs)
+    DK.Registers.push_back({A.Name, A.Reduce->Type, {RegCount},
+                            "partial " + std::string(reduceOpName(A.Reduce->reduceOp())) +
+                                " of each of the thread's outputs"});
+  for (const Stage &St : Stages)
+    DK.Shared.push_back({St.Buf, K.Args[S.Reads[St.Read].Arg].Type, St.Padded,
+                         "footprint of " + S.Reads[St.Read].Spelling});
+  if (BlockRed)
+    for (const Accumulator &A : Accs)
+      DK.Shared.push_back({"red_" + A.Name, A.Reduce->Type,
+                           {RegCount, Sch.threads(Axis::Z), Sch.threads(Axis::Y),
+                            Sch.threads(Axis::X)},
+                           "partial results of every thread"});
+
+  // The block-uniform loops: sequential output indices, then reduction
+  // tiles, around Init, the body and Write.
+  std::vector<std::string> Threads;
+  for (int A = 0; A < 3; ++A)
+    if (!ThreadId[A].empty())
+      Threads.push_back(ThreadId[A]);
+  bool HasUniform = !SeqOutputs.empty() || Tiled;
+  isl::set NoExtra = isl::set::universe(Params);
+  if (!HasUniform) {
+    if (!Accs.empty())
+      for (NodePtr &X : threadCode(Piece::Init, NoExtra))
+        DK.Body.push_back(std::move(X));
+    for (NodePtr &X : uniformBody(NoExtra))
+      DK.Body.push_back(std::move(X));
+  } else {
+    // Uniform placeholders U_init[o], U_body[o, kt], U_write[o], scheduled
+    // as [o..., stage, kt].
+    unsigned NO = SeqOutputs.size();
+    auto Project = [&](const isl::set &Dom, bool WithTile) {
+      // Onto the uniform parameters: they become the tuple.
+      isl::set P = eliminateParams(Dom, Threads);
+      isl_set *X = isl_set_params(P.release());
+      unsigned NP = ParamNames.size();
+      unsigned First = NP - NO - (Tiled ? 1 : 0);
+      unsigned Count = NO + (WithTile ? 1 : 0);
+      X = isl_set_from_params(X);
+      X = isl_set_move_dims(X, isl_dim_set, 0, isl_dim_param, First, Count);
+      if (Tiled && !WithTile)
+        X = isl_set_project_out(X, isl_dim_param,
+                                isl_set_dim(X, isl_dim_param) - 1, 1);
+      return isl::manage(X);
+    };
+    isl::set UOut = Project(OutDom, false);
+    isl::set UBody = Project(Ext, true);
+    isl_union_map *Sched = isl_union_map_empty(Params.copy());
+    unsigned NS = NO + 2;
+    auto Add = [&](isl::set Dom, const char *Name, long Stage, bool WithTile) {
+      isl_set *D = isl_set_set_tuple_name(Dom.release(), Name);
+      isl_map *M = isl_map_from_domain(D);
+      M = isl_map_add_dims(M, isl_dim_out, NS);
+      isl::map MM = isl::manage(M);
+      for (unsigned I = 0; I < NO; ++I)
+        MM = addConstraint(MM, {{isl_dim_in, I, 1}, {isl_dim_out, I, -1}}, 0,
+                           true);
+      MM = addConstraint(MM, {{isl_dim_out, NO, 1}}, -Stage, true);
+      if (WithTile && Tiled)
+        MM = addConstraint(MM, {{isl_dim_in, NO, 1}, {isl_dim_out, NO + 1, -1}},
+                           0, true);
+      else
+        MM = addConstraint(MM, {{isl_dim_out, NO + 1, 1}}, 0, true);
+      Sched = isl_union_map_add_map(Sched, align(MM).release());
+    };
+    if (!Accs.empty())
+      Add(UOut, "U_init", 0, false);
+    Add(UBody, "U_body", 1, true);
+    if (!Accs.empty())
+      Add(UOut, "U_write", 2, false);
+    // Generate the uniform loops; their user nodes are filled in below.
+    std::vector<std::string> Iters = SeqParams;
+    Iters.push_back(fresh("stage"));
+    Iters.push_back(Tiled ? TileParam : fresh("c"));
+    isl_ast_build *B = isl_ast_build_from_context(
+        eliminateParams(Context, Threads).release());
+    isl_id_list *Ids = isl_id_list_alloc(Ctx.get(), Iters.size());
+    for (const std::string &N : Iters)
+      Ids = isl_id_list_add(Ids, isl_id_alloc(Ctx.get(), N.c_str(), nullptr));
+    B = isl_ast_build_set_iterators(B, Ids);
+    // Record which placeholder every uniform instance is; the thread code
+    // takes the uniform iterators as parameters, so it needs nothing else.
+    struct UInst {
+      std::string Tuple;
+    };
+    std::vector<UInst> UInsts;
+    struct Cb {
+      std::vector<UInst> *Out;
+      Lowering *L;
+      unsigned NO;
+    } CbData{&UInsts, this, NO};
+    B = isl_ast_build_set_at_each_domain(
+        B,
+        [](isl_ast_node *Node, isl_ast_build *Build, void *User) {
+          auto *D = static_cast<Cb *>(User);
+          isl_map *M = isl_map_from_union_map(isl_ast_build_get_schedule(Build));
+          std::string Tuple = isl_map_get_tuple_name(M, isl_dim_in);
+          isl_map_free(M);
+          D->Out->push_back({Tuple});
+          isl_id *Id = isl_id_alloc(isl_ast_node_get_ctx(Node),
+                                    ("U" + std::to_string(D->Out->size() - 1)).c_str(),
+                                    nullptr);
+          return isl_ast_node_set_annotation(Node, Id);
+        },
+        &CbData);
+    isl_ast_node *Tree = isl_ast_build_node_from_schedule_map(B, Sched);
+    isl_ast_build_free(B);
+    // Convert, expanding uniform user nodes into their thread code.
+    isl::set UniformCtx = eliminateParams(Ext, Threads).params();
+    std::function<NodeList(isl_ast_node *)> Conv = [&](isl_ast_node *N) {
+      if (isl_ast_node_get_type(N) == isl_ast_node_user) {
+        isl_id *Id = isl_ast_node_get_annotation(N);
+        unsigned Idx = std::stoul(std::string(isl_id_get_name(Id)).substr(1));
+        isl_id_free(Id);
+        const std::string &T = UInsts[Idx].Tuple;
+        if (T == "U_init")
+          return threadCode(Piece::Init, UniformCtx);
+        if (T == "U_write") {
+          NodeList L;
+          if (BlockRed)
+            for (const Accumulator &A : Accs)
+              L.push_back(blockReduce(A));
+          for (NodePtr &X : threadCode(Piece::Write, UniformCtx))
+            L.push_back(std::move(X));
+          return L;
+        }
+        return uniformBody(UniformCtx);
+      }
+      return NodeList();
+    };
+    // Loops and guards convert as everywhere; uniform instances expand into
+    // their thread code.
+    if (Tree)
+      DK.Body = convert(Tree, Conv);
+    isl_ast_node_free(Tree);
+  }
+  // Without uniform loops, the block reduction and Write come last.
+  if (!HasUniform && !Accs.empty()) {
+    if (BlockRed)
+      for (const Accumulator &A : Accs)
+        DK.Body.push_back(blockReduce(A));
+    for (NodePtr &X : threadCode(Piece::Write, NoExtra))
+      DK.Body.push_back(std::move(X));
+  }
+
+  computeGrid(DK.GridIsl, DK.GridC);
+
+  // Header comment.
+  DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
+                      S.Write.Spelling + " = " + printExpr(K, *S.Rhs));
+  DK.Header.push_back("schedule: " + Sch.str(K, S));
+  DK.Header.push_back("launch: grid (" + DK.GridC[0] + ", " + DK.GridC[1] +
+                      ", " + DK.GridC[2] + "), block (" +
+                      std::to_string(DK.BlockDim[0]) + ", " +
+                      std::to_string(DK.BlockDim[1]) + ", " +
+                      std::to_string(DK.BlockDim[2]) + ")");
+  DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
+                      " bytes of shared memory, " + std::to_string(RegCount) +
+                      " output" + (RegCount == 1 ? "" : "s") +
+                      " in registers per thread");
+  return DK;
+}
+
+} // namespace
+
+std::optional<DeviceKernel> lowerStatement(const Kernel &K, const Statement &S,
+                                           const Schedule &Sch,
+                                           std::string &Error) {
+  std::string Rule = validateSchedule(Sch, K, S);
+  if (!Rule.empty()) {
+    Error = Rule;
+    return std::nullopt;
+  }
+  return Lowering(K, S, Sch).run(Error);
+}
+
+std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
+                                                const Statement &S,
+                                                const Schedule &Sch,
+                                                std::string &Error) {
+  std::string Rule = validateSchedule(Sch, K, S);
+  if (!Rule.empty()) {
+    Error = Rule;
+    return std::nullopt;
+  }
+  return Lowering(K, S, Sch).figures(Error);
+}
+
+std::optional<DeviceProgram> lowerKernel(const Kernel &K,
+                                         const std::vector<Schedule> &Schedules,
+                                         std::string &Error) {
+  DeviceProgram P;
+  P.KernelName = K.Name;
+  for (size_t I = 0; I < K.Stmts.size(); ++I) {
+    auto DK = lowerStatement(K, K.Stmts[I], Schedules[I], Error);
+    if (!DK)
+      return std::nullopt;
+    P.Schedule += (I ? " | " : "") + Schedules[I].str(K, K.Stmts[I]);
+    P.Kernels.push_back(std::move(*DK));
+  }
+  return P;
+}
+
+} // namespace loopy

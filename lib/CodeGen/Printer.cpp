@@ -1,0 +1,277 @@
+//===- Printer.cpp - Device AST to CUDA C and OpenCL C --------------------===//
+#include "loopy/CodeGen/Printer.h"
+
+#include <sstream>
+
+namespace loopy {
+
+using namespace device;
+
+namespace {
+
+struct Spelling {
+  const char *KernelQualifier;
+  const char *IndexType;
+  const char *Shared;
+  const char *Barrier;
+  const char *GlobalConst; // pointer to read-only global data
+  const char *Global;
+  const char *Restrict;
+  const char *BlockIdx[3];
+  const char *ThreadIdx[3];
+  const char *Prelude;
+};
+
+const Spelling CudaSpelling = {
+    "extern \"C\" __global__ void",
+    "long long",
+    "__shared__ ",
+    "__syncthreads();",
+    "const ",
+    "",
+    "__restrict__ ",
+    {"blockIdx.x", "blockIdx.y", "blockIdx.z"},
+    {"threadIdx.x", "threadIdx.y", "threadIdx.z"},
+    "typedef long long idx;\n"
+    "static __device__ __forceinline__ idx loopy_floord(idx a, idx b) {\n"
+    "  return (a >= 0 ? a : a - b + 1) / b;\n"
+    "}\n"
+    "static __device__ __forceinline__ idx loopy_min(idx a, idx b) { return a < b ? a : b; }\n"
+    "static __device__ __forceinline__ idx loopy_max(idx a, idx b) { return a > b ? a : b; }\n"
+    "#define LOOPY_INFINITY __int_as_float(0x7f800000)\n"};
+
+const Spelling OpenCLSpelling = {
+    "__kernel void",
+    "long",
+    "__local ",
+    "barrier(CLK_LOCAL_MEM_FENCE);",
+    "__global const ",
+    "__global ",
+    "restrict ",
+    {"get_group_id(0)", "get_group_id(1)", "get_group_id(2)"},
+    {"get_local_id(0)", "get_local_id(1)", "get_local_id(2)"},
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "typedef long idx;\n"
+    "static inline idx loopy_floord(idx a, idx b) {\n"
+    "  return (a >= 0 ? a : a - b + 1) / b;\n"
+    "}\n"
+    "static inline idx loopy_min(idx a, idx b) { return a < b ? a : b; }\n"
+    "static inline idx loopy_max(idx a, idx b) { return a > b ? a : b; }\n"
+    "#define LOOPY_INFINITY INFINITY\n"};
+
+
+class Printer {
+public:
+  Printer(const Spelling &Sp, std::ostringstream &OS) : Sp(Sp), OS(OS) {}
+
+  void kernel(const DeviceKernel &K);
+
+private:
+  void indent() { OS << std::string(2 * Depth, ' '); }
+  void nodes(const NodeList &L);
+  void node(const Node &N);
+  void blockReduce(const Node &N);
+
+  const Spelling &Sp;
+  std::ostringstream &OS;
+  const DeviceKernel *K = nullptr;
+  unsigned Depth = 0;
+};
+
+void Printer::kernel(const DeviceKernel &DK) {
+  K = &DK;
+  OS << "\n";
+  for (const std::string &H : DK.Header)
+    OS << "// " << H << "\n";
+  OS << Sp.KernelQualifier << " " << DK.Name << "(";
+  for (size_t I = 0; I < DK.Params.size(); ++I) {
+    const KernelParam &P = DK.Params[I];
+    OS << (I ? ",\n    " : "\n    ");
+    switch (P.K) {
+    case KernelParam::Kind::Index:
+      OS << "const idx " << P.Name;
+      break;
+    case KernelParam::Kind::Scalar:
+      OS << "const " << cTypeName(P.Type) << " " << P.Name;
+      break;
+    case KernelParam::Kind::InArray:
+      OS << Sp.GlobalConst << cTypeName(P.Type) << " *" << Sp.Restrict << P.Name;
+      break;
+    case KernelParam::Kind::OutArray:
+      OS << Sp.Global << cTypeName(P.Type) << " *" << Sp.Restrict << P.Name;
+      break;
+    }
+  }
+  OS << ") {\n";
+  Depth = 1;
+  for (auto &[Name, Value] : DK.Constants) {
+    indent();
+    OS << "const idx " << Name << " = " << Value << ";\n";
+  }
+  for (const IdBinding &B : DK.Ids) {
+    indent();
+    int A = static_cast<int>(B.Ax);
+    OS << "const idx " << B.Name << " = "
+       << (B.Block ? Sp.BlockIdx[A] : Sp.ThreadIdx[A]) << ";\n";
+  }
+  for (const Buffer &B : DK.Shared) {
+    indent();
+    OS << Sp.Shared << cTypeName(B.Type) << " " << B.Name;
+    for (long D : B.Dims)
+      OS << "[" << D << "]";
+    OS << "; // " << B.Comment << "\n";
+  }
+  for (const Buffer &B : DK.Registers) {
+    indent();
+    OS << cTypeName(B.Type) << " " << B.Name;
+    for (long D : B.Dims)
+      OS << "[" << D << "]";
+    OS << "; // " << B.Comment << "\n";
+  }
+  nodes(DK.Body);
+  OS << "}\n";
+}
+
+void Printer::nodes(const NodeList &L) {
+  for (const NodePtr &N : L)
+    node(*N);
+}
+
+void Printer::node(const Node &N) {
+  switch (N.K) {
+  case Node::Kind::Block:
+    indent();
+    OS << "{\n";
+    ++Depth;
+    nodes(N.Body);
+    --Depth;
+    indent();
+    OS << "}\n";
+    return;
+  case Node::Kind::For:
+    if (N.Unroll) {
+      indent();
+      OS << "#pragma unroll\n";
+    }
+    indent();
+    OS << "for (idx " << N.Iter << " = " << N.Init << "; " << N.Cond << "; "
+       << N.Iter << " += " << N.Step << ") {\n";
+    ++Depth;
+    nodes(N.Body);
+    --Depth;
+    indent();
+    OS << "}\n";
+    return;
+  case Node::Kind::If:
+    indent();
+    OS << "if (" << N.Cond << ") {\n";
+    ++Depth;
+    nodes(N.Body);
+    --Depth;
+    indent();
+    if (!N.Else.empty()) {
+      OS << "} else {\n";
+      ++Depth;
+      nodes(N.Else);
+      --Depth;
+      indent();
+    }
+    OS << "}\n";
+    return;
+  case Node::Kind::Line:
+    indent();
+    OS << N.Text << "\n";
+    return;
+  case Node::Kind::Declare:
+    indent();
+    OS << "const idx " << N.Iter << " = " << N.Init << ";\n";
+    return;
+  case Node::Kind::Barrier:
+    indent();
+    OS << Sp.Barrier << "\n";
+    return;
+  case Node::Kind::Comment:
+    indent();
+    OS << "// " << N.Text << "\n";
+    return;
+  case Node::Kind::BlockReduce:
+    blockReduce(N);
+    return;
+  }
+}
+
+void Printer::blockReduce(const Node &N) {
+  // The thread coordinates, "0" on axes of one thread.
+  std::string T[3] = {"0", "0", "0"};
+  for (const IdBinding &B : K->Ids)
+    if (!B.Block)
+      T[static_cast<int>(B.Ax)] = B.Name;
+  DType Type = DType::F32;
+  for (const Buffer &B : K->Shared)
+    if (B.Name == N.Buffer)
+      Type = B.Type;
+  int A = static_cast<int>(N.Ax);
+  auto Slot = [&](const std::string &R, const std::string &AxisValue) {
+    std::string C[3] = {T[0], T[1], T[2]};
+    C[A] = AxisValue;
+    return N.Buffer + "[" + R + "][" + C[2] + "][" + C[1] + "][" + C[0] + "]";
+  };
+  auto Combine = [&](const std::string &L, const std::string &R) {
+    bool F = Type == DType::F32 || Type == DType::F64;
+    switch (N.Op) {
+    case ReduceKind::Sum:
+      return L + " + " + R;
+    case ReduceKind::Prod:
+      return L + " * " + R;
+    case ReduceKind::Max:
+      return std::string(F ? "fmax(" : "max(") + L + ", " + R + ")";
+    case ReduceKind::Min:
+      return std::string(F ? "fmin(" : "min(") + L + ", " + R + ")";
+    }
+    return L;
+  };
+  std::string Cnt = std::to_string(N.Count);
+  indent();
+  OS << "// combine the partial results of the " << N.ReduceThreads
+     << " threads along " << axisLetter(N.Ax) << "\n";
+  indent();
+  OS << "for (int red_r = 0; red_r < " << Cnt << "; ++red_r)\n";
+  indent();
+  OS << "  " << Slot("red_r", T[A]) << " = " << N.Text << "[red_r];\n";
+  indent();
+  OS << Sp.Barrier << "\n";
+  indent();
+  OS << "for (int red_s = " << N.ReduceThreads / 2 << "; red_s > 0; red_s /= 2) {\n";
+  ++Depth;
+  indent();
+  OS << "if (" << T[A] << " < red_s)\n";
+  indent();
+  OS << "  for (int red_r = 0; red_r < " << Cnt << "; ++red_r)\n";
+  indent();
+  OS << "    " << Slot("red_r", T[A]) << " = "
+     << Combine(Slot("red_r", T[A]), Slot("red_r", T[A] + " + red_s")) << ";\n";
+  indent();
+  OS << Sp.Barrier << "\n";
+  --Depth;
+  indent();
+  OS << "}\n";
+  indent();
+  OS << "for (int red_r = 0; red_r < " << Cnt << "; ++red_r)\n";
+  indent();
+  OS << "  " << N.Text << "[red_r] = " << Slot("red_r", "0") << ";\n";
+}
+
+} // namespace
+
+std::string printProgram(const DeviceProgram &P, Dialect D) {
+  const Spelling &Sp = D == Dialect::CUDA ? CudaSpelling : OpenCLSpelling;
+  std::ostringstream OS;
+  OS << "// Generated by loopyc from kernel " << P.KernelName << "\n";
+  OS << "// schedule: " << P.Schedule << "\n";
+  OS << Sp.Prelude;
+  for (const DeviceKernel &K : P.Kernels)
+    Printer(Sp, OS).kernel(K);
+  return OS.str();
+}
+
+} // namespace loopy

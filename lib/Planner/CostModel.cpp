@@ -1,0 +1,194 @@
+//===- CostModel.cpp - Static estimate of a schedule's run time -----------===//
+//
+// A deliberately simple model, good enough to rank a sensible variant first
+// when no GPU is at hand; the tuner's measurements overrule it. Sizes not
+// fixed with -D are taken as 1024. It estimates:
+//   - global memory traffic: staged reads load their footprint box once per
+//     block and tile; other reads load once per use, divided by the
+//     register reuse of the thread's outputs that do not depend on them, and
+//     multiplied when consecutive threads do not touch consecutive elements;
+//   - arithmetic: two operations per iteration;
+//   - how well the GPU is filled: threads in flight against its capacity,
+//     with registers and shared memory limiting blocks per multiprocessor.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/CodeGen/Lower.h"
+#include "loopy/Planner/Planner.h"
+
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace loopy {
+
+namespace {
+
+// An H100-class GPU, for ranking only.
+constexpr double Bandwidth = 3.0e12; // bytes/s
+constexpr double Flops = 50.0e12;    // fp32 FMA rate, counted as 2 ops
+constexpr double SMs = 132;
+constexpr double ThreadsPerSM = 2048;
+constexpr double RegistersPerSM = 65536;
+constexpr double SharedPerSM = 228 * 1024;
+
+/// Extent of every statement index at the assumed sizes.
+std::vector<double> extents(const Kernel &K, const Statement &S) {
+  isl::set D = S.Domain;
+  for (unsigned P = 0; P < K.ParamNames.size(); ++P)
+    if (!K.Fixed.count(K.ParamNames[P])) {
+      isl::set F = isl::manage(isl_set_fix_si(D.copy(), isl_dim_param, P, 1024));
+      if (!F.is_empty())
+        D = F;
+    }
+  std::vector<double> E;
+  for (unsigned I = 0; I < S.Indices.size(); ++I) {
+    double Ext = 1024;
+    isl_pw_aff *Lo = isl_set_dim_min(D.copy(), I);
+    isl_pw_aff *Hi = isl_set_dim_max(D.copy(), I);
+    if (Lo && Hi && isl_pw_aff_is_cst(Lo) == isl_bool_true &&
+        isl_pw_aff_is_cst(Hi) == isl_bool_true) {
+      auto Val = [](isl_pw_aff *PA) {
+        double V = 0;
+        isl_pw_aff_foreach_piece(
+            PA,
+            [](isl_set *Dom, isl_aff *A, void *U) -> isl_stat {
+              isl_val *C = isl_aff_get_constant_val(A);
+              *static_cast<double *>(U) = isl_val_get_d(C);
+              isl_val_free(C);
+              isl_aff_free(A);
+              isl_set_free(Dom);
+              return isl_stat_ok;
+            },
+            &V);
+        return V;
+      };
+      Ext = Val(Hi) - Val(Lo) + 1;
+    }
+    isl_pw_aff_free(Lo);
+    isl_pw_aff_free(Hi);
+    isl_ctx_reset_error(D.ctx().get());
+    E.push_back(std::max(1.0, Ext));
+  }
+  return E;
+}
+
+/// Does \p Acc's subscript \p Dim (any if negative) use index \p Index?
+bool dependsOn(const Statement &S, const Access &Acc, int Dim, unsigned Index) {
+  auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
+  return It != S.Indices.end() &&
+         accessUses(Acc.Relation, Dim, It - S.Indices.begin());
+}
+
+/// How many transactions' worth of traffic a warp's access costs relative
+/// to a perfectly coalesced one.
+double coalescingPenalty(const Kernel &K, const Statement &S, const Access &Acc,
+                         const Schedule &Sch) {
+  const Argument &A = K.Args[Acc.Arg];
+  if (A.rank() == 0)
+    return 1;
+  int Contig = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
+  const IndexMap *X = nullptr;
+  for (const IndexMap &M : Sch.Maps)
+    if ((M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) &&
+        M.Ax == Axis::X)
+      X = &M;
+  if (!X || X->Threads == 1)
+    return 1;
+  if (!dependsOn(S, Acc, -1, X->Index))
+    return 1; // every thread of a warp reads the same element
+  if (!dependsOn(S, Acc, Contig, X->Index))
+    return 8; // consecutive threads read different rows
+  if (X->K == IndexMap::Kind::Grid && X->Ilp > 1 && !X->Strided)
+    return std::min<double>(X->Ilp, 8);
+  return 1;
+}
+
+} // namespace
+
+double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
+                    const LoweringFigures &F) {
+  std::vector<double> Ext = extents(K, S);
+  auto ExtentOf = [&](unsigned Index) {
+    auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
+    return It == S.Indices.end() ? 1.0 : Ext[It - S.Indices.begin()];
+  };
+  double Iters = 1;
+  for (double E : Ext)
+    Iters *= E;
+  double Outputs = 1, Blocks = 1, Covered = 1;
+  for (unsigned O : S.OutputIndices)
+    Outputs *= ExtentOf(O);
+  for (const IndexMap &M : Sch.Maps)
+    if (M.K == IndexMap::Kind::Grid) {
+      double B = std::ceil(ExtentOf(M.Index) / M.blockTile());
+      Blocks *= B;
+      Covered *= B * M.blockTile();
+    }
+  // Partial tiles waste threads.
+  double Waste = Covered / std::max(1.0, Outputs / [&] {
+    double Seq = 1;
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Seq &&
+          std::find(S.OutputIndices.begin(), S.OutputIndices.end(), M.Index) !=
+              S.OutputIndices.end())
+        Seq *= ExtentOf(M.Index);
+    return Seq;
+  }());
+  Waste = std::max(1.0, Waste);
+
+  const IndexMap *Tiled = Sch.tiledReduction();
+  double Tiles = Tiled ? std::ceil(ExtentOf(Tiled->Index) / Tiled->Tile) : 1;
+  double Bytes = 0;
+  unsigned StageNo = 0;
+  for (unsigned R = 0; R < S.Reads.size(); ++R) {
+    const Access &Acc = S.Reads[R];
+    double Elem = dtypeSize(K.Args[Acc.Arg].Type);
+    if (std::find(Sch.Prefetch.begin(), Sch.Prefetch.end(), R) !=
+        Sch.Prefetch.end()) {
+      Bytes += F.StageElements[StageNo++] * Blocks * Tiles * Elem;
+      continue;
+    }
+    // Register reuse: a thread's outputs along indices the read does not
+    // depend on share one load.
+    double Reuse = 1;
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Grid && !dependsOn(S, Acc, -1, M.Index))
+        Reuse *= M.Ilp;
+    // The cache catches part of the reuse between threads of a block.
+    double Shared = 1;
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Grid && !dependsOn(S, Acc, -1, M.Index))
+        Shared *= std::min<double>(M.Threads, 4);
+    Bytes += Iters / Reuse / Shared * Elem * coalescingPenalty(K, S, Acc, Sch);
+  }
+  Bytes += Outputs * dtypeSize(K.Args[S.Write.Arg].Type) *
+           coalescingPenalty(K, S, S.Write, Sch);
+
+  // Occupancy.
+  double T = Sch.totalThreads();
+  double Regs = 24 + 2.0 * Sch.registerOutputs() + (Sch.Prefetch.empty() ? 0 : 8);
+  double ByRegs = std::floor(RegistersPerSM / (Regs * T));
+  double ByThreads = std::floor(ThreadsPerSM / T);
+  double ByShared =
+      F.SharedBytes ? std::floor(SharedPerSM / F.SharedBytes) : ByThreads;
+  double PerSM = std::max(0.0, std::min({ByRegs, ByThreads, ByShared, 32.0}));
+  if (PerSM == 0)
+    return 1e9; // does not fit at all
+  double Resident = std::min(Blocks, PerSM * SMs) * T;
+  // Independent work in flight: resident threads times outputs per thread.
+  double Fill = std::min(1.0, Resident * std::min(8.0, (double)Sch.registerOutputs()) /
+                                  (SMs * ThreadsPerSM * 2));
+  double Eff = 0.05 + 0.95 * Fill;
+  double Time = std::max(Bytes / Bandwidth, 2 * Iters * Waste / Flops) / Eff;
+  // Shared-memory staging costs a little per tile; barriers serialise.
+  if (!Sch.Prefetch.empty())
+    Time *= 1.02;
+  return Time;
+}
+
+} // namespace loopy

@@ -1,0 +1,315 @@
+//===- Enumerate.cpp - The schedule space of a statement ------------------===//
+//
+// The space, per statement:
+//  - the output index that is contiguous in the written array goes on x,
+//    the next ones on y and z, any further ones run sequentially;
+//  - per grid axis: a thread count and an inline-parallel (register) factor,
+//    with a thread's outputs adjacent or strided by the thread count;
+//  - per reduction index: sequential; tiled (one index); or, when a thread
+//    axis is free, block-parallel over a power-of-two number of threads;
+//  - with a tiled reduction (or none), every subset of the reads staged in
+//    shared memory.
+// Resource constraints prune it; the cost model ranks it.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/CodeGen/Lower.h"
+#include "loopy/Planner/Planner.h"
+
+#include <algorithm>
+#include <map>
+
+namespace loopy {
+
+double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
+                    const LoweringFigures &F);
+
+namespace {
+
+/// The output index the write's contiguous subscript follows, if any.
+std::optional<unsigned> contiguousOutput(const Kernel &K, const Statement &S) {
+  const Argument &A = K.Args[S.Write.Arg];
+  if (A.rank() == 0)
+    return std::nullopt;
+  int Dim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
+  for (unsigned I = 0; I < S.Indices.size(); ++I)
+    if (accessUses(S.Write.Relation, Dim, I))
+      return S.Indices[I];
+  return std::nullopt;
+}
+
+struct AxisChoice {
+  long Threads;
+  long Ilp;
+  bool Strided;
+};
+
+std::vector<AxisChoice> axisChoices(Axis A) {
+  // x carries the contiguous index: wide in threads, and a thread's
+  // outputs may be strided so that a warp's accesses stay coalesced. y and
+  // z carry rows of the tile.
+  std::vector<long> Threads = A == Axis::X ? std::vector<long>{16, 32, 64}
+                            : A == Axis::Y ? std::vector<long>{1, 2, 4, 8, 16}
+                                           : std::vector<long>{1};
+  std::vector<long> Ilps = A == Axis::Z ? std::vector<long>{1}
+                                        : std::vector<long>{1, 2, 4, 8};
+  std::vector<AxisChoice> C;
+  for (long T : Threads)
+    for (long U : Ilps) {
+      C.push_back({T, U, false});
+      if (A == Axis::X && U > 1 && T > 1)
+        C.push_back({T, U, true});
+    }
+  return C;
+}
+
+std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
+                                         const PlannerOptions &Opts) {
+  // Output indices: contiguous one first (x), then the others in domain
+  // order (y, z); more than three run sequentially.
+  std::vector<unsigned> Outs = S.OutputIndices;
+  if (auto C = contiguousOutput(K, S)) {
+    Outs.erase(std::find(Outs.begin(), Outs.end(), *C));
+    Outs.insert(Outs.begin(), *C);
+  }
+  std::vector<unsigned> Grid, SeqOut;
+  for (unsigned O : Outs)
+    (Grid.size() < 3 ? Grid : SeqOut).push_back(O);
+  // The outermost sequential outputs stay outside the grid ones in loop
+  // order; reverse so that y/z come before x in the string.
+  std::vector<Axis> Axes = {Axis::X, Axis::Y, Axis::Z};
+
+  // Cartesian product of the grid axes' choices.
+  std::vector<std::vector<IndexMap>> GridMaps = {{}};
+  for (size_t G = 0; G < Grid.size(); ++G) {
+    std::vector<std::vector<IndexMap>> Next;
+    for (const auto &Prefix : GridMaps)
+      for (const AxisChoice &C : axisChoices(Axes[G])) {
+        IndexMap M;
+        M.Index = Grid[G];
+        M.K = IndexMap::Kind::Grid;
+        M.Ax = Axes[G];
+        M.Threads = C.Threads;
+        M.Ilp = C.Ilp;
+        M.Strided = C.Strided;
+        auto P = Prefix;
+        P.push_back(M);
+        Next.push_back(std::move(P));
+      }
+    GridMaps = std::move(Next);
+  }
+
+  // Reduction choices.
+  const std::vector<unsigned> &Red = S.ReductionIndices;
+  struct RedChoice {
+    std::vector<IndexMap> Maps;
+    bool CanPrefetch;
+    bool OnlyAllStaged; // no unstaged or partly staged variants
+  };
+  std::vector<RedChoice> RedChoices;
+  {
+    std::vector<IndexMap> AllSeq;
+    for (unsigned R : Red) {
+      IndexMap M;
+      M.Index = R;
+      AllSeq.push_back(M);
+    }
+    RedChoices.push_back({AllSeq, Red.empty(), false});
+    if (!Red.empty()) {
+      // Tiles of 8 with every staging choice; longer tiles staging all.
+      for (long T : {8, 16, 32}) {
+        auto M = AllSeq;
+        M.back().K = IndexMap::Kind::Tiled;
+        M.back().Tile = T;
+        RedChoices.push_back({M, true, T != 8});
+      }
+      Axis Free = Grid.size() < 3 ? Axes[Grid.size()] : Axis::X;
+      if (Grid.size() < 3)
+        for (long T : {32, 64, 128, 256}) {
+          if (Free == Axis::Z && T > 64)
+            continue;
+          auto M = AllSeq;
+          M.back().K = IndexMap::Kind::Block;
+          M.back().Ax = Free;
+          M.back().Threads = T;
+          RedChoices.push_back({M, false, false});
+        }
+    }
+  }
+
+  std::vector<Schedule> Out;
+  for (const auto &GM : GridMaps)
+    for (const RedChoice &RC : RedChoices) {
+      Schedule Sch;
+      for (unsigned O : SeqOut) {
+        IndexMap M;
+        M.Index = O;
+        Sch.Maps.push_back(M);
+      }
+      // Loop order in the string: z, y, x grid maps, then reductions.
+      for (auto It = GM.rbegin(); It != GM.rend(); ++It)
+        Sch.Maps.push_back(*It);
+      for (const IndexMap &M : RC.Maps)
+        Sch.Maps.push_back(M);
+      long T = Sch.totalThreads();
+      if (T < Opts.MinThreads || T > Opts.MaxThreads || T % 32 != 0)
+        continue;
+      if (Sch.registerOutputs() > Opts.MaxRegisterOutputs)
+        continue;
+      if (!validateSchedule(Sch, K, S).empty())
+        continue;
+      if (!RC.OnlyAllStaged || S.Reads.empty())
+        Out.push_back(Sch);
+      if (!RC.CanPrefetch || S.Reads.empty())
+        continue;
+      // Every non-empty subset of the reads, staged.
+      unsigned NR = std::min<size_t>(S.Reads.size(), 4);
+      unsigned All = (1u << NR) - 1;
+      for (unsigned Mask = RC.OnlyAllStaged ? All : 1; Mask <= All; ++Mask) {
+        Schedule P = Sch;
+        for (unsigned R = 0; R < NR; ++R)
+          if (Mask & (1u << R))
+            P.Prefetch.push_back(R);
+        Out.push_back(P);
+      }
+    }
+  return Out;
+}
+
+} // namespace
+
+/// Footprints and the grid depend only on the block's tile, the reduction
+/// tile and what is staged, not on how threads split the tile: a key of
+/// those lets one isl computation serve many schedules.
+static std::string figuresKey(const Schedule &Sch) {
+  std::string Key;
+  for (const IndexMap &M : Sch.Maps)
+    Key += std::to_string(M.Index) + ":" + std::to_string(int(M.K)) + "/" +
+           std::to_string(M.K == IndexMap::Kind::Grid ? M.blockTile() : 0) +
+           "/" + std::to_string(M.Tile) + "/" +
+           std::to_string(M.K == IndexMap::Kind::Block ? M.Threads : 0) + " ";
+  Key += "r" + std::to_string(Sch.registerOutputs()) + " p";
+  for (unsigned P : Sch.Prefetch)
+    Key += std::to_string(P) + ",";
+  return Key;
+}
+
+static bool computeFiguresCached(
+    const Kernel &K, const Statement &S, const Schedule &Sch, Figures &F,
+    std::string &Error, std::map<std::string, std::optional<LoweringFigures>> *Cache) {
+  std::optional<LoweringFigures> LF;
+  std::string Key = figuresKey(Sch);
+  auto It = Cache ? Cache->find(Key) : Cache->end();
+  if (Cache && It != Cache->end()) {
+    LF = It->second;
+  } else {
+    LF = analyzeStatement(K, S, Sch, Error);
+    if (Cache)
+      (*Cache)[Key] = LF;
+  }
+  if (!LF)
+    return false;
+  F.Threads = Sch.totalThreads();
+  F.SharedBytes = LF->SharedBytes;
+  F.RegisterOutputs = Sch.registerOutputs();
+  F.Blocks = "(" + LF->Grid[0] + ", " + LF->Grid[1] + ", " + LF->Grid[2] + ")";
+  F.Cost = estimateCost(K, S, Sch, *LF);
+  return true;
+}
+
+bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
+                    Figures &F, std::string &Error) {
+  return computeFiguresCached(K, S, Sch, F, Error, nullptr);
+}
+
+std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
+                                std::string &Error) {
+  // Rank each statement's schedules on their own.
+  std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
+  for (const Statement &S : K.Stmts) {
+    std::vector<std::pair<Schedule, Figures>> Legal;
+    std::string Why;
+    std::map<std::string, std::optional<LoweringFigures>> Cache;
+    for (Schedule &Sch : enumerateStatement(K, S, Opts)) {
+      Figures F;
+      if (!computeFiguresCached(K, S, Sch, F, Why, &Cache))
+        continue;
+      if (F.SharedBytes > Opts.MaxSharedBytes)
+        continue;
+      Legal.push_back({std::move(Sch), F});
+    }
+    if (Legal.empty()) {
+      Error = "no schedule of statement " + S.Name +
+              " fits the constraints" + (Why.empty() ? "" : ": " + Why);
+      return {};
+    }
+    std::stable_sort(Legal.begin(), Legal.end(), [](const auto &A, const auto &B) {
+      return A.second.Cost < B.second.Cost;
+    });
+    Per.push_back(std::move(Legal));
+  }
+  // A kernel variant takes one schedule per statement: each statement's
+  // schedules in turn, with the other statements at their best.
+  std::vector<Variant> Out;
+  for (size_t S = 0; S < Per.size(); ++S)
+    for (size_t I = (S == 0 ? 0 : 1); I < Per[S].size(); ++I) {
+      Variant V;
+      for (size_t T = 0; T < Per.size(); ++T) {
+        const auto &P = Per[T][T == S ? I : 0];
+        V.Schedules.push_back(P.first);
+        V.Stats.push_back(P.second);
+        V.Cost += P.second.Cost;
+        V.Name += (T ? " | " : "") + P.first.str(K, K.Stmts[T]);
+      }
+      Out.push_back(std::move(V));
+    }
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const Variant &A, const Variant &B) { return A.Cost < B.Cost; });
+  return Out;
+}
+
+std::optional<Variant> findVariant(const Kernel &K,
+                                   const std::vector<Variant> &Variants,
+                                   const std::string &Name, std::string &Error) {
+  // An index into the ranked list.
+  if (!Name.empty() && std::all_of(Name.begin(), Name.end(), ::isdigit)) {
+    size_t I = std::stoul(Name);
+    if (I >= Variants.size()) {
+      Error = "variant index " + Name + " is out of range: there are " +
+              std::to_string(Variants.size()) + " variants";
+      return std::nullopt;
+    }
+    return Variants[I];
+  }
+  // A schedule string per statement, joined by " | ".
+  std::vector<std::string> Parts;
+  for (size_t B = 0;;) {
+    size_t C = Name.find('|', B);
+    Parts.push_back(Name.substr(B, C - B));
+    if (C == std::string::npos)
+      break;
+    B = C + 1;
+  }
+  if (Parts.size() != K.Stmts.size()) {
+    Error = "the variant names " + std::to_string(Parts.size()) +
+            " schedule(s), but kernel has " + std::to_string(K.Stmts.size()) +
+            " statement(s); separate them with '|'";
+    return std::nullopt;
+  }
+  Variant V;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    auto Sch = parseSchedule(Parts[I], K, K.Stmts[I], Error);
+    if (!Sch)
+      return std::nullopt;
+    Figures F;
+    if (!computeFigures(K, K.Stmts[I], *Sch, F, Error))
+      return std::nullopt;
+    V.Name += (I ? " | " : "") + Sch->str(K, K.Stmts[I]);
+    V.Schedules.push_back(*Sch);
+    V.Stats.push_back(F);
+    V.Cost += F.Cost;
+  }
+  return V;
+}
+
+} // namespace loopy

@@ -1,0 +1,277 @@
+//===- Schedule.cpp - One point of the schedule space ---------------------===//
+#include "loopy/Planner/Schedule.h"
+#include "loopy/Support/Diagnostics.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+namespace loopy {
+
+char axisLetter(Axis A) { return "xyz"[static_cast<int>(A)]; }
+
+const IndexMap *Schedule::find(unsigned Index) const {
+  for (const IndexMap &M : Maps)
+    if (M.Index == Index)
+      return &M;
+  return nullptr;
+}
+
+const IndexMap *Schedule::tiledReduction() const {
+  for (const IndexMap &M : Maps)
+    if (M.K == IndexMap::Kind::Tiled)
+      return &M;
+  return nullptr;
+}
+
+const IndexMap *Schedule::blockReduction() const {
+  for (const IndexMap &M : Maps)
+    if (M.K == IndexMap::Kind::Block)
+      return &M;
+  return nullptr;
+}
+
+long Schedule::threads(Axis A) const {
+  for (const IndexMap &M : Maps)
+    if ((M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) &&
+        M.Ax == A)
+      return M.Threads;
+  return 1;
+}
+
+long Schedule::totalThreads() const {
+  return threads(Axis::X) * threads(Axis::Y) * threads(Axis::Z);
+}
+
+long Schedule::registerOutputs() const {
+  long R = 1;
+  for (const IndexMap &M : Maps)
+    if (M.K == IndexMap::Kind::Grid)
+      R *= M.Ilp;
+  return R;
+}
+
+std::string readName(const Kernel &K, const Statement &S, unsigned ReadPos) {
+  unsigned Arg = S.Reads[ReadPos].Arg;
+  unsigned Same = 0, Nth = 0;
+  for (unsigned I = 0; I < S.Reads.size(); ++I)
+    if (S.Reads[I].Arg == Arg) {
+      if (I == ReadPos)
+        Nth = Same;
+      ++Same;
+    }
+  std::string N = K.Args[Arg].Name;
+  return Same > 1 ? N + "@" + std::to_string(Nth) : N;
+}
+
+std::string Schedule::str(const Kernel &K, const Statement &S) const {
+  std::ostringstream OS;
+  bool First = true;
+  for (const IndexMap &M : Maps) {
+    OS << (First ? "" : " ") << K.IndexNames[M.Index] << ":";
+    First = false;
+    switch (M.K) {
+    case IndexMap::Kind::Seq:
+      OS << "seq";
+      break;
+    case IndexMap::Kind::Tiled:
+      OS << "seq*" << M.Tile;
+      break;
+    case IndexMap::Kind::Grid:
+      OS << "g." << axisLetter(M.Ax) << ",t." << axisLetter(M.Ax) << "*"
+         << M.Threads;
+      if (M.Ilp > 1)
+        OS << ",ilp" << M.Ilp << (M.Strided ? "s" : "");
+      break;
+    case IndexMap::Kind::Block:
+      OS << "t." << axisLetter(M.Ax) << "*" << M.Threads;
+      break;
+    }
+  }
+  if (!Prefetch.empty()) {
+    OS << (First ? "" : " ") << "prefetch:";
+    for (size_t I = 0; I < Prefetch.size(); ++I)
+      OS << (I ? "," : "") << readName(K, S, Prefetch[I]);
+  }
+  return OS.str();
+}
+
+static bool parseLong(std::string_view S, long &V) {
+  auto [P, E] = std::from_chars(S.data(), S.data() + S.size(), V);
+  return E == std::errc() && P == S.data() + S.size() && V > 0;
+}
+
+static bool parseAxis(std::string_view S, Axis &A) {
+  if (S.size() != 1)
+    return false;
+  switch (S[0]) {
+  case 'x':
+    A = Axis::X;
+    return true;
+  case 'y':
+    A = Axis::Y;
+    return true;
+  case 'z':
+    A = Axis::Z;
+    return true;
+  }
+  return false;
+}
+
+/// Parses the part after "name:".
+static bool parseMap(std::string_view Spec, IndexMap &M) {
+  if (Spec == "seq") {
+    M.K = IndexMap::Kind::Seq;
+    return true;
+  }
+  if (Spec.rfind("seq*", 0) == 0) {
+    M.K = IndexMap::Kind::Tiled;
+    return parseLong(Spec.substr(4), M.Tile);
+  }
+  std::vector<std::string_view> Parts;
+  for (size_t B = 0;;) {
+    size_t C = Spec.find(',', B);
+    Parts.push_back(Spec.substr(B, C - B));
+    if (C == std::string_view::npos)
+      break;
+    B = C + 1;
+  }
+  auto ThreadPart = [&](std::string_view P, Axis &A, long &T) {
+    if (P.rfind("t.", 0) != 0 || P.size() < 5 || P[3] != '*')
+      return false;
+    return parseAxis(P.substr(2, 1), A) && parseLong(P.substr(4), T);
+  };
+  if (Parts.size() == 1) {
+    M.K = IndexMap::Kind::Block;
+    return ThreadPart(Parts[0], M.Ax, M.Threads);
+  }
+  M.K = IndexMap::Kind::Grid;
+  if (Parts.size() > 3 || Parts[0].rfind("g.", 0) != 0)
+    return false;
+  Axis G;
+  if (!parseAxis(Parts[0].substr(2), G) || !ThreadPart(Parts[1], M.Ax, M.Threads) ||
+      G != M.Ax)
+    return false;
+  if (Parts.size() == 3) {
+    std::string_view P = Parts[2];
+    if (P.rfind("ilp", 0) != 0)
+      return false;
+    P.remove_prefix(3);
+    if (!P.empty() && P.back() == 's') {
+      M.Strided = true;
+      P.remove_suffix(1);
+    }
+    return parseLong(P, M.Ilp);
+  }
+  return true;
+}
+
+std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
+                                      const Statement &S, std::string &Error) {
+  Schedule Sch;
+  std::istringstream IS(Text);
+  std::string Word;
+  while (IS >> Word) {
+    size_t Colon = Word.find(':');
+    if (Colon == std::string::npos) {
+      Error = "expected 'index:mapping' or 'prefetch:arrays', found " +
+              quote(Word);
+      return std::nullopt;
+    }
+    std::string Name = Word.substr(0, Colon);
+    std::string_view Spec = std::string_view(Word).substr(Colon + 1);
+    if (Name == "prefetch") {
+      for (size_t B = 0; B <= Spec.size();) {
+        size_t C = std::min(Spec.find(',', B), Spec.size());
+        std::string R(Spec.substr(B, C - B));
+        bool Found = false;
+        for (unsigned I = 0; I < S.Reads.size() && !Found; ++I)
+          if (readName(K, S, I) == R) {
+            Sch.Prefetch.push_back(I);
+            Found = true;
+          }
+        if (!Found) {
+          Error = "prefetch names " + quote(R) +
+                  ", which the statement does not read";
+          return std::nullopt;
+        }
+        B = C + 1;
+      }
+      continue;
+    }
+    auto It = std::find(K.IndexNames.begin(), K.IndexNames.end(), Name);
+    if (It == K.IndexNames.end()) {
+      Error = "unknown index " + quote(Name) + " in the schedule";
+      return std::nullopt;
+    }
+    IndexMap M;
+    M.Index = It - K.IndexNames.begin();
+    if (!parseMap(Spec, M)) {
+      Error = "malformed mapping " + quote(Word) +
+              "; expected seq, seq*T, g.A,t.A*N[,ilpU[s]] or t.A*N";
+      return std::nullopt;
+    }
+    Sch.Maps.push_back(M);
+  }
+  std::string Rule = validateSchedule(Sch, K, S);
+  if (!Rule.empty()) {
+    Error = Rule;
+    return std::nullopt;
+  }
+  return Sch;
+}
+
+std::string validateSchedule(const Schedule &Sch, const Kernel &K,
+                             const Statement &S) {
+  auto IsOutput = [&](unsigned I) {
+    return std::find(S.OutputIndices.begin(), S.OutputIndices.end(), I) !=
+           S.OutputIndices.end();
+  };
+  std::vector<bool> Seen(K.IndexNames.size());
+  bool AxisUsed[3] = {false, false, false};
+  unsigned Tiled = 0;
+  for (const IndexMap &M : Sch.Maps) {
+    const std::string &N = K.IndexNames[M.Index];
+    if (std::find(S.Indices.begin(), S.Indices.end(), M.Index) ==
+        S.Indices.end())
+      return "index " + quote(N) + " is not an index of the statement";
+    if (Seen[M.Index])
+      return "index " + quote(N) + " is mapped twice";
+    Seen[M.Index] = true;
+    bool Out = IsOutput(M.Index);
+    if (Out && (M.K == IndexMap::Kind::Tiled || M.K == IndexMap::Kind::Block))
+      return "output index " + quote(N) + " must be g.A,t.A*N or seq";
+    if (!Out && M.K == IndexMap::Kind::Grid)
+      return "reduction index " + quote(N) +
+             " must be seq, seq*T or t.A*N";
+    if (M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) {
+      int A = static_cast<int>(M.Ax);
+      if (AxisUsed[A])
+        return std::string("axis ") + axisLetter(M.Ax) + " is used twice";
+      AxisUsed[A] = true;
+    }
+    if (M.K == IndexMap::Kind::Tiled && ++Tiled > 1)
+      return "at most one reduction index can be tiled";
+  }
+  for (unsigned I : S.Indices)
+    if (!Seen[I])
+      return "index " + quote(K.IndexNames[I]) + " is not mapped";
+  if (Sch.blockReduction() && Sch.tiledReduction())
+    return "a block-parallel reduction cannot be combined with a tiled one";
+  long T = Sch.totalThreads();
+  if (T > 1024)
+    return "a block has " + std::to_string(T) + " threads; at most 1024";
+  if (Sch.threads(Axis::Z) > 64)
+    return "at most 64 threads on axis z";
+  const IndexMap *B = Sch.blockReduction();
+  if (B && (B->Threads & (B->Threads - 1)))
+    return "a block-parallel reduction needs a power-of-two thread count";
+  if (!Sch.Prefetch.empty() && B)
+    return "prefetch cannot be combined with a block-parallel reduction";
+  if (!Sch.Prefetch.empty() && !Sch.tiledReduction() &&
+      !S.ReductionIndices.empty())
+    return "prefetch needs a tiled reduction (seq*T)";
+  return "";
+}
+
+} // namespace loopy
