@@ -222,9 +222,14 @@ Token Lexer::next() {
   while (Start + Len < Text.size() &&
          (static_cast<unsigned char>(Text[Start + Len]) & 0xC0) == 0x80)
     ++Len;
-  Diags.error({Start, Start + Len},
-              "unexpected character " +
-                  quote(std::string_view(Text.data() + Start, Len)));
+  // Show control characters and stray bytes (not UTF-8) by their code.
+  std::string Shown(Text.data() + Start, Len);
+  unsigned char First = static_cast<unsigned char>(C);
+  if (First < 0x20 || First == 0x7f || (First >= 0x80 && Len == 1)) {
+    static const char Hex[] = "0123456789abcdef";
+    Shown = std::string("\\x") + Hex[First >> 4] + Hex[First & 15];
+  }
+  Diags.error({Start, Start + Len}, "unexpected character " + quote(Shown));
   return Make(TokenKind::Error, Len);
 }
 
@@ -263,7 +268,8 @@ SourceRange Lexer::scanBalancedBraces(uint32_t OpenOffset) {
       ++Depth;
     } else if (C == '}' && --Depth == 0) {
       return {OpenOffset, Pos};
-    } else if (C == '#' || (C == '/' && Pos < Text.size() && Text[Pos] == '/')) {
+    } else if (C == '#' ||
+               (C == '/' && Pos < Text.size() && Text[Pos] == '/')) {
       while (Pos < Text.size() && Text[Pos] != '\n')
         ++Pos;
     }

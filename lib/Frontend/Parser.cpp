@@ -143,7 +143,8 @@ Module Parser::parseModule() {
   while (!Tok.is(TokenKind::Eof)) {
     SkippedBadChar = false;
     if (!Tok.is(TokenKind::KwKernel)) {
-      syntaxError(Tok.Range, "expected 'kernel' at top level, found " + found());
+      syntaxError(Tok.Range,
+                  "expected 'kernel' at top level, found " + found());
       consume();
       skipTo({TokenKind::KwKernel});
       continue;
@@ -183,8 +184,7 @@ void Parser::parseKernel(Module &M) {
       if (Tok.is(TokenKind::Identifier)) {
         // A forgotten separator: report it and read the next group.
         syntaxError({PrevEnd, PrevEnd + 1},
-                    "expected ',' or ';' between parameters, found " +
-                        found());
+                    "expected ',' or ';' between parameters, found " + found());
         continue;
       }
       break;
@@ -192,7 +192,7 @@ void Parser::parseKernel(Module &M) {
   }
   if (!consumeIf(TokenKind::RParen)) {
     syntaxError(here(), "expected ')' to close the parameter list of " +
-                               quote(K.Name) + ", found " + found());
+                            quote(K.Name) + ", found " + found());
     skipTo({TokenKind::LBrace});
   }
   K.Incomplete = Diags.errorCount() != ErrorsBefore;
@@ -213,9 +213,8 @@ void Parser::parseKernel(Module &M) {
     }
   }
   if (!Tok.is(TokenKind::RBrace))
-    syntaxError(here(),
-                "expected '}' to end kernel " + quote(K.Name) + ", found " +
-                    found());
+    syntaxError(here(), "expected '}' to end kernel " + quote(K.Name) +
+                            ", found " + found());
   consumeIf(TokenKind::RBrace);
   K.Range = {Begin, PrevEnd};
   M.Kernels.push_back(std::move(K));
@@ -339,7 +338,7 @@ void Parser::parseBodyItem(KernelDecl &K) {
     uint32_t Open = Tok.Range.Begin;
     // The lexer has already moved past '{'; scan the raw isl text from there.
     SourceRange R = Lex.scanBalancedBraces(Open);
-    Tok = Lex.next();
+    lexNext();
     if (!R.isValid()) {
       // Reported by the lexer, which stopped at the end of the text or at
       // the statement the domain ran into; parse on from there.
@@ -360,7 +359,7 @@ void Parser::parseBodyItem(KernelDecl &K) {
   if (Tok.is(TokenKind::KwAssume)) {
     SourceRange Kw = Tok.Range;
     SourceRange R = Lex.scanToSemi();
-    Tok = Lex.next();
+    lexNext();
     if (R.Begin >= R.End) {
       Diags.error(Kw, "expected constraints after 'assume', such as "
                       "'assume n >= 1 and n mod 16 = 0;'");

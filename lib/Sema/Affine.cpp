@@ -13,8 +13,8 @@ namespace {
 
 /// "a subscript", "an array extent".
 std::string withArticle(const std::string &Noun) {
-  bool Vowel = !Noun.empty() && std::string("aeiou").find(Noun[0]) !=
-                                    std::string::npos;
+  bool Vowel =
+      !Noun.empty() && std::string("aeiou").find(Noun[0]) != std::string::npos;
   return (Vowel ? "an " : "a ") + Noun;
 }
 
@@ -65,8 +65,7 @@ std::optional<isl::aff> AffBuilder::build(const ast::Expr &E) {
     long long V = std::strtoll(E.Name.c_str(), nullptr, 10);
     if (errno == ERANGE || V > (1LL << 53) || V < -(1LL << 53)) {
       Diags.error(E.Range, "integer literal " + quote(E.Name) +
-                               " is too large for " +
-                               withArticle(Scope.What));
+                               " is too large for " + withArticle(Scope.What));
       return std::nullopt;
     }
     return constant(V);
@@ -108,8 +107,8 @@ std::optional<isl::aff> AffBuilder::build(const ast::Expr &E) {
     return nonAffine(E, "function calls may not appear; only indices, index "
                         "parameters and integer constants may");
   case K::Tuple:
-    Diags.error(E.Range, "a parenthesized list is not " +
-                             withArticle(Scope.What));
+    Diags.error(E.Range,
+                "a parenthesized list is not " + withArticle(Scope.What));
     return std::nullopt;
   case K::Unary: {
     if (E.Op != TokenKind::Minus)

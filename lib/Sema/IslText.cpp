@@ -95,18 +95,18 @@ static bool checkConstantsFit(const std::string &Clean, uint32_t Base,
         (I > 0 && IsWordChar(Clean[I - 1])))
       continue;
     size_t E = I;
-    while (E < Clean.size() && std::isdigit(static_cast<unsigned char>(Clean[E])))
+    while (E < Clean.size() &&
+           std::isdigit(static_cast<unsigned char>(Clean[E])))
       ++E;
     size_t First = Clean.find_first_not_of('0', I);
     std::string Digits =
         First < E ? Clean.substr(First, E - First) : std::string("0");
     if (Digits.size() > 16 ||
         (Digits.size() == 16 && Digits > "9007199254740992")) {
-      Diags.error({Base + static_cast<uint32_t>(I),
-                   Base + static_cast<uint32_t>(E)},
-                  "integer constant " + quote(Clean.substr(I, E - I)) +
-                      " in the " + What +
-                      " is too large; constants must lie within 2^53");
+      Diags.error(
+          {Base + static_cast<uint32_t>(I), Base + static_cast<uint32_t>(E)},
+          "integer constant " + quote(Clean.substr(I, E - I)) + " in the " +
+              What + " is too large; constants must lie within 2^53");
       return false;
     }
     I = E;

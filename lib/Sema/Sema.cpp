@@ -187,9 +187,9 @@ bool KernelBuilder::buildContext(Kernel &K) {
       continue;
     unsigned Pos = It - K.ParamNames.begin();
     // isl_set_fix_si takes an int; the value may not fit one.
-    isl::set Fixed = isl::manage(
-        isl_set_fix_val(Context.copy(), isl_dim_param, Pos,
-                        isl_val_int_from_si(Ctx.get(), Value)));
+    isl::set Fixed =
+        isl::manage(isl_set_fix_val(Context.copy(), isl_dim_param, Pos,
+                                    isl_val_int_from_si(Ctx.get(), Value)));
     if (Fixed.is_empty()) {
       Diags.error("-D " + Name + "=" + std::to_string(Value) +
                   " violates the assumptions of kernel " + quote(K.Name));

@@ -133,9 +133,9 @@ isl::point smallestPoint(const isl::set &S) {
     Fixed = isl_set_fix_val(Fixed, isl_dim_param, I,
                             isl_point_get_coordinate_val(Min, isl_dim_set, I));
   for (unsigned I = 0; I < ND; ++I)
-    Fixed = isl_set_fix_val(
-        Fixed, isl_dim_set, I,
-        isl_point_get_coordinate_val(Min, isl_dim_set, NP + I));
+    Fixed =
+        isl_set_fix_val(Fixed, isl_dim_set, I,
+                        isl_point_get_coordinate_val(Min, isl_dim_set, NP + I));
   isl_point_free(Min);
   return isl::manage(isl_set_sample_point(Fixed));
 }
@@ -148,8 +148,7 @@ bool isDimBounded(const isl::set &S, unsigned Dim) {
   // operation quota runs out.)
   isl_ctx *Ctx = S.ctx().get();
   unsigned N = isl_set_dim(S.get(), isl_dim_set);
-  isl_set *P = isl_set_project_out(S.copy(), isl_dim_set, Dim + 1,
-                                   N - Dim - 1);
+  isl_set *P = isl_set_project_out(S.copy(), isl_dim_set, Dim + 1, N - Dim - 1);
   P = isl_set_project_out(P, isl_dim_set, 0, Dim);
   isl_bool Bounded = isl_set_is_bounded(P);
   isl_set_free(P);
