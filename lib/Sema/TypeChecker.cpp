@@ -222,8 +222,11 @@ bool StatementChecker::isReductionIndexList(const ast::Expr &E) const {
   auto IsFreeIndex = [&](const ast::Expr &N) {
     if (N.K != ast::Expr::Kind::Name)
       return false;
+    // An index an enclosing reduction binds is a value here, so
+    // max(j, 0) inside sum(j, ...) is the elementwise maximum.
     auto Pos = indexPosition(N.Name);
-    return Pos && !Outputs.count(*Pos);
+    return Pos && !Outputs.count(*Pos) &&
+           std::find(Bound.begin(), Bound.end(), *Pos) == Bound.end();
   };
   if (E.K == ast::Expr::Kind::Tuple)
     return std::all_of(E.Args.begin(), E.Args.end(),
