@@ -278,11 +278,13 @@ bool KernelBuilder::buildArrayShapes(Kernel &K) {
     }
     if (T.Layout == ast::TypeSpec::Layout::Strides) {
       if (T.Strides.size() != T.Shape.size()) {
-        Diags.error(T.LayoutRange,
-                    "array " + quote(A.Name) + " has " +
-                        std::to_string(T.Shape.size()) +
-                        " dimensions but " + std::to_string(T.Strides.size()) +
-                        " strides");
+        auto Count = [](size_t N, const char *What) {
+          return std::to_string(N) + " " + What + (N == 1 ? "" : "s");
+        };
+        Diags.error(T.LayoutRange, "array " + quote(A.Name) + " has " +
+                                       Count(T.Shape.size(), "dimension") +
+                                       " but " +
+                                       Count(T.Strides.size(), "stride"));
         Ok = false;
         continue;
       }
