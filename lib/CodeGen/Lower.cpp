@@ -160,7 +160,7 @@ private:
     auto R = std::make_unique<Node>(Node::Kind::BlockReduce);
     R->Buffer = "red_" + A.Name;
     R->Text = A.Name;
-    R->Op = static_cast<ReduceKind>(A.Reduce->reduceOp());
+    R->Op = A.Reduce->reduceOp();
     R->Ax = BlockRed->Ax;
     R->ReduceThreads = BlockRed->Threads;
     R->Count = RegCount;
@@ -173,7 +173,10 @@ private:
   std::string readText(unsigned Read, isl_ast_build *Build,
                        const isl::pw_multi_aff &Iter, Piece P);
   std::string globalElement(unsigned Arg, const std::vector<std::string> &Sub);
-  isl::multi_aff accessOnTuple(unsigned Read, Piece P) const;
+  isl::multi_aff accessOnTuple(const isl::map &Rel, Piece P) const;
+  /// The write's subscripts at an instance of piece \p P.
+  std::string writtenElement(isl_ast_build *Build,
+                             const isl::pw_multi_aff &Iter, Piece P);
   isl::set frame(isl::space Sp, Piece P) const;
   std::string registerIndex(isl_ast_build *Build,
                             const isl::pw_multi_aff &Iter, Piece P);
@@ -205,7 +208,6 @@ private:
   std::vector<Stage> Stages;
   std::vector<Accumulator> Accs;
   long RegCount = 1;
-  std::vector<std::string> StrideText; // per argument, per dim (joined)
   std::vector<std::vector<std::string>> Strides;
 
   std::vector<Instance> Instances;
@@ -233,6 +235,9 @@ bool Lowering::isOutput(unsigned Index) const {
 }
 
 bool Lowering::setUp(std::string &Error) {
+  Error = validateSchedule(Sch, K, S);
+  if (!Error.empty())
+    return false;
   for (const std::string &N : K.ParamNames)
     Taken.insert(N);
   for (const std::string &N : K.IndexNames)
@@ -446,10 +451,10 @@ isl::set Lowering::frame(isl::space Sp, Piece P) const {
   return E;
 }
 
-isl::multi_aff Lowering::accessOnTuple(unsigned Read, Piece P) const {
+isl::multi_aff Lowering::accessOnTuple(const isl::map &Rel, Piece P) const {
   // { S[indices] -> A[...] } as a function, then on the piece's tuple.
   isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(
-      isl_map_align_params(S.Reads[Read].Relation.copy(), Params.copy()));
+      isl_map_align_params(Rel.copy(), Params.copy()));
   isl_multi_aff *MA = nullptr;
   isl_pw_multi_aff_foreach_piece(
       PMA,
@@ -594,7 +599,7 @@ std::string Lowering::registerIndex(isl_ast_build *Build,
 
 std::string Lowering::readText(unsigned Read, isl_ast_build *Build,
                                const isl::pw_multi_aff &Iter, Piece P) {
-  isl::multi_aff MA = accessOnTuple(Read, P);
+  isl::multi_aff MA = accessOnTuple(S.Reads[Read].Relation, P);
   isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
       isl_pw_multi_aff_from_multi_aff(MA.release()), Iter.copy());
   const Stage *St = nullptr;
@@ -710,19 +715,19 @@ static std::string identity(ReduceOp Op, DType T) {
   return "0";
 }
 
-static std::string combine(ReduceOp Op, DType T, const std::string &L,
-                           const std::string &R) {
-  switch (Op) {
-  case ReduceOp::Sum:
-    return L + " + " + R;
-  case ReduceOp::Prod:
-    return L + " * " + R;
-  case ReduceOp::Max:
-    return std::string(isFloat(T) ? "fmax(" : "max(") + L + ", " + R + ")";
-  case ReduceOp::Min:
-    return std::string(isFloat(T) ? "fmin(" : "min(") + L + ", " + R + ")";
-  }
-  return L;
+
+std::string Lowering::writtenElement(isl_ast_build *Build,
+                                     const isl::pw_multi_aff &Iter, Piece P) {
+  isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
+      isl_pw_multi_aff_from_multi_aff(
+          accessOnTuple(S.Write.Relation, P).release()),
+      Iter.copy());
+  std::vector<std::string> Sub;
+  for (int D = 0; D < isl_pw_multi_aff_dim(At, isl_dim_out); ++D)
+    Sub.push_back(
+        exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(At, D))));
+  isl_pw_multi_aff_free(At);
+  return globalElement(S.Write.Arg, Sub);
 }
 
 Instance Lowering::instanceText(isl_ast_build *Build, const std::string &Tuple,
@@ -736,17 +741,7 @@ Instance Lowering::instanceText(isl_ast_build *Build, const std::string &Tuple,
   } else if (Tuple == TupleUpdate) {
     Piece P = Accs.empty() ? Piece::Compute : Piece::Update;
     if (P == Piece::Compute) {
-      std::vector<std::string> Sub;
-      // The statement's write access on the Update tuple.
-      isl_map *W = isl_map_align_params(S.Write.Relation.copy(), Params.copy());
-      W = isl_map_add_dims(W, isl_dim_in, GridMaps.size());
-      W = isl_map_set_tuple_name(W, isl_dim_in, TupleUpdate.c_str());
-      isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(W);
-      PMA = isl_pw_multi_aff_pullback_pw_multi_aff(PMA, Iter.copy());
-      for (unsigned D = 0; D < isl_pw_multi_aff_dim(PMA, isl_dim_out); ++D)
-        Sub.push_back(exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(PMA, D))));
-      isl_pw_multi_aff_free(PMA);
-      I.Lines.push_back(globalElement(S.Write.Arg, Sub) + " = " +
+      I.Lines.push_back(writtenElement(Build, Iter, P) + " = " +
                         valueText(*S.Rhs, Build, Iter, P) + ";");
     } else {
       std::string R = registerIndex(Build, Iter, P);
@@ -758,25 +753,12 @@ Instance Lowering::instanceText(isl_ast_build *Build, const std::string &Tuple,
           I.Lines.push_back(Acc + (Op == ReduceOp::Sum ? " += " : " *= ") + V +
                             ";");
         else
-          I.Lines.push_back(Acc + " = " + combine(Op, A.Reduce->Type, Acc, V) +
+          I.Lines.push_back(Acc + " = " + combineText(Op, A.Reduce->Type, Acc, V) +
                             ";");
       }
     }
   } else if (Tuple == TupleWrite) {
-    std::vector<std::string> Sub;
-    isl_map *W = isl_map_align_params(S.Write.Relation.copy(), Params.copy());
-    unsigned NIdx = S.Indices.size();
-    for (int D = NIdx - 1; D >= 0; --D)
-      if (!isOutput(S.Indices[D]))
-        W = isl_map_project_out(W, isl_dim_in, D, 1);
-    W = isl_map_add_dims(W, isl_dim_in, GridMaps.size());
-    W = isl_map_set_tuple_name(W, isl_dim_in, TupleWrite.c_str());
-    isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(W);
-    PMA = isl_pw_multi_aff_pullback_pw_multi_aff(PMA, Iter.copy());
-    for (unsigned D = 0; D < isl_pw_multi_aff_dim(PMA, isl_dim_out); ++D)
-      Sub.push_back(exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(PMA, D))));
-    isl_pw_multi_aff_free(PMA);
-    I.Lines.push_back(globalElement(S.Write.Arg, Sub) + " = " +
+    I.Lines.push_back(writtenElement(Build, Iter, Piece::Write) + " = " +
                       valueText(*S.Rhs, Build, Iter, Piece::Write) + ";");
   } else {
     // A cooperative load: Tuple is the stage's buffer name.
@@ -1400,11 +1382,6 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
 std::optional<DeviceKernel> lowerStatement(const Kernel &K, const Statement &S,
                                            const Schedule &Sch,
                                            std::string &Error) {
-  std::string Rule = validateSchedule(Sch, K, S);
-  if (!Rule.empty()) {
-    Error = Rule;
-    return std::nullopt;
-  }
   return Lowering(K, S, Sch).run(Error);
 }
 
@@ -1412,11 +1389,6 @@ std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
                                                 const Statement &S,
                                                 const Schedule &Sch,
                                                 std::string &Error) {
-  std::string Rule = validateSchedule(Sch, K, S);
-  if (!Rule.empty()) {
-    Error = Rule;
-    return std::nullopt;
-  }
   return Lowering(K, S, Sch).figures(Error);
 }
 

@@ -68,6 +68,14 @@ public:
 
 private:
   void indent() { OS << std::string(2 * Depth, ' '); }
+  /// \p L one level deeper, then the closing brace.
+  void nested(const NodeList &L) {
+    ++Depth;
+    nodes(L);
+    --Depth;
+    indent();
+    OS << "}\n";
+  }
   void nodes(const NodeList &L);
   void node(const Node &N);
   void blockReduce(const Node &N);
@@ -142,11 +150,7 @@ void Printer::node(const Node &N) {
   case Node::Kind::Block:
     indent();
     OS << "{\n";
-    ++Depth;
-    nodes(N.Body);
-    --Depth;
-    indent();
-    OS << "}\n";
+    nested(N.Body);
     return;
   case Node::Kind::For:
     if (N.Unroll) {
@@ -156,11 +160,7 @@ void Printer::node(const Node &N) {
     indent();
     OS << "for (idx " << N.Iter << " = " << N.Init << "; " << N.Cond << "; "
        << N.Iter << " += " << N.Step << ") {\n";
-    ++Depth;
-    nodes(N.Body);
-    --Depth;
-    indent();
-    OS << "}\n";
+    nested(N.Body);
     return;
   case Node::Kind::If:
     indent();
@@ -216,20 +216,6 @@ void Printer::blockReduce(const Node &N) {
     C[A] = AxisValue;
     return N.Buffer + "[" + R + "][" + C[2] + "][" + C[1] + "][" + C[0] + "]";
   };
-  auto Combine = [&](const std::string &L, const std::string &R) {
-    bool F = Type == DType::F32 || Type == DType::F64;
-    switch (N.Op) {
-    case ReduceKind::Sum:
-      return L + " + " + R;
-    case ReduceKind::Prod:
-      return L + " * " + R;
-    case ReduceKind::Max:
-      return std::string(F ? "fmax(" : "max(") + L + ", " + R + ")";
-    case ReduceKind::Min:
-      return std::string(F ? "fmin(" : "min(") + L + ", " + R + ")";
-    }
-    return L;
-  };
   std::string Cnt = std::to_string(N.Count);
   indent();
   OS << "// combine the partial results of the " << N.ReduceThreads
@@ -249,7 +235,7 @@ void Printer::blockReduce(const Node &N) {
   OS << "  for (int red_r = 0; red_r < " << Cnt << "; ++red_r)\n";
   indent();
   OS << "    " << Slot("red_r", T[A]) << " = "
-     << Combine(Slot("red_r", T[A]), Slot("red_r", T[A] + " + red_s")) << ";\n";
+     << combineText(N.Op, Type, Slot("red_r", T[A]), Slot("red_r", T[A] + " + red_s")) << ";\n";
   indent();
   OS << Sp.Barrier << "\n";
   --Depth;
@@ -262,6 +248,23 @@ void Printer::blockReduce(const Node &N) {
 }
 
 } // namespace
+
+namespace device {
+std::string combineText(ReduceOp Op, DType T, const std::string &L,
+                        const std::string &R) {
+  switch (Op) {
+  case ReduceOp::Sum:
+    return L + " + " + R;
+  case ReduceOp::Prod:
+    return L + " * " + R;
+  case ReduceOp::Max:
+    return std::string(isFloat(T) ? "fmax(" : "max(") + L + ", " + R + ")";
+  case ReduceOp::Min:
+    return std::string(isFloat(T) ? "fmin(" : "min(") + L + ", " + R + ")";
+  }
+  return L;
+}
+} // namespace device
 
 std::string printProgram(const DeviceProgram &P, Dialect D) {
   const Spelling &Sp = D == Dialect::CUDA ? CudaSpelling : OpenCLSpelling;

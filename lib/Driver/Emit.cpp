@@ -84,6 +84,13 @@ static std::string programJson(const device::DeviceProgram &P,
   return OS.str();
 }
 
+static PlannerOptions plannerOptions(const CompileOptions &Opts) {
+  PlannerOptions PO;
+  PO.MinThreads = Opts.MinThreads;
+  PO.MinBlocks = Opts.MinBlocks;
+  return PO;
+}
+
 /// Positions of at most \p N of \p Size ranked variants, spread evenly and
 /// always including the first.
 static std::vector<size_t> sampleIndices(size_t Size, long N) {
@@ -103,9 +110,7 @@ static std::vector<size_t> sampleIndices(size_t Size, long N) {
 static int checkNvrtc(const std::vector<Kernel> &Kernels,
                       const CompileOptions &Opts, std::ostream &OS,
                       DiagnosticEngine &Diags) {
-  PlannerOptions PO;
-  PO.MinThreads = Opts.MinThreads;
-  PO.MinBlocks = Opts.MinBlocks;
+  PlannerOptions PO = plannerOptions(Opts);
   unsigned Passed = 0, Failed = 0;
   for (const Kernel &K : Kernels) {
     if (K.Stmts.empty())
@@ -170,9 +175,7 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
     Out += OS.str();
     return Status;
   }
-  PlannerOptions PO;
-  PO.MinThreads = Opts.MinThreads;
-  PO.MinBlocks = Opts.MinBlocks;
+  PlannerOptions PO = plannerOptions(Opts);
   for (const Kernel &K : Kernels) {
     if (K.Stmts.empty())
       continue;

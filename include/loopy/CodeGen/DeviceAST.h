@@ -11,7 +11,7 @@
 #ifndef LOOPY_CODEGEN_DEVICEAST_H
 #define LOOPY_CODEGEN_DEVICEAST_H
 
-#include "loopy/IR/Type.h"
+#include "loopy/IR/Expr.h"
 #include "loopy/Planner/Schedule.h"
 
 #include <memory>
@@ -24,7 +24,9 @@ struct Node;
 using NodePtr = std::unique_ptr<Node>;
 using NodeList = std::vector<NodePtr>;
 
-enum class ReduceKind { Sum, Prod, Max, Min };
+/// C text combining two partial results \p L and \p R of a reduction.
+std::string combineText(ReduceOp Op, DType T, const std::string &L,
+                        const std::string &R);
 
 struct Node {
   enum class Kind {
@@ -45,7 +47,7 @@ struct Node {
   // thread; combine along axis Ax (ReduceThreads threads, a power of two)
   // with Op, leaving the result in the entries of thread coordinate 0.
   std::string Buffer;
-  ReduceKind Op = ReduceKind::Sum;
+  ReduceOp Op = ReduceOp::Sum;
   Axis Ax = Axis::X;
   long ReduceThreads = 1;
   long Count = 1;
