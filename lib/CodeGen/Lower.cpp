@@ -39,6 +39,7 @@
 #include <set>
 #include <sstream>
 
+
 namespace loopy {
 
 using namespace device;
@@ -134,7 +135,8 @@ private:
   bool buildDomains(std::string &Error);
   bool buildStages(std::string &Error);
   void buildStrides();
-  void computeGrid(std::string *Isl, std::string *C);
+  void boundBlocks();
+  void computeGrid(std::string *Isl, std::string *C, std::string *LaunchIf);
 
   // AST generation.
   NodeList generate(isl::union_map Schedule,
@@ -190,6 +192,8 @@ private:
   std::set<std::string> Taken;
 
   std::string BlockId[3], ThreadId[3];
+  /// The largest block id along each grid axis, on the kernel's parameters.
+  isl::pw_aff BlockMax[3];
   std::vector<std::string> ParamNames;
   isl::space Params;
   std::vector<const IndexMap *> GridMaps;   // register dimensions, in order
@@ -211,6 +215,9 @@ private:
   std::vector<std::vector<std::string>> Strides;
 
   std::vector<Instance> Instances;
+  /// Names in the cooperative loads: position, round, box coordinates.
+  std::string LoadPos, LoadStep;
+  std::vector<std::string> LoadCoord;
   std::set<std::string> PragmaUnroll; // loops printed with #pragma unroll
   /// Per tuple: the real domain, where the AST runs over a relaxed box.
   std::map<std::string, isl::set> Guards;
@@ -1051,61 +1058,147 @@ NodeList Lowering::threadCode(Piece P, const isl::set &Uniform) {
 }
 
 NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
-  // L[x] with p = linear position of x in the box (the contiguous dimension
-  // fastest) and p = NT * s + (linear thread id): thread tid loads the
-  // elements p = tid, tid + NT, ...
+  // The box is walked linearly, its contiguous dimension fastest: thread
+  // tid loads positions p = tid, tid + NT, ... of the E elements, so that
+  // consecutive threads read consecutive addresses. Position p has box
+  // coordinates r (p's mixed-radix digits); the element is Offset + r,
+  // loaded where it lies in the footprint. isl gives the guard and the
+  // subscripts, with the coordinates r as parameters.
   long NT = Sch.totalThreads();
   unsigned N = St.Box.Size.size();
-  isl_set *F = isl_set_add_dims(St.Footprint.copy(), isl_dim_set, 1); // s
-  F = isl_set_set_tuple_name(F, St.Buf.c_str());
-  isl::set L = isl::manage(F);
-  std::vector<Term> T;
-  long Cst = 0;
-  // Order dimensions with the contiguous one fastest.
-  std::vector<unsigned> Order;
+  std::vector<unsigned> Order; // slowest first
   for (unsigned D = 0; D < N; ++D)
     if (D != St.ContiguousDim)
       Order.push_back(D);
   if (N)
     Order.push_back(St.ContiguousDim);
-  long Stride = 1;
-  for (int I = Order.size() - 1; I >= 0; --I) {
-    unsigned D = Order[I];
-    isl_aff *Off = isl_multi_aff_get_aff(St.Box.Offset.get(), D);
-    Off = isl_aff_align_params(Off, Params.copy());
-    T.push_back({isl_dim_set, D, Stride});
-    for (unsigned P = 0; P < ParamNames.size(); ++P) {
-      isl_val *V = isl_aff_get_coefficient_val(Off, isl_dim_param, P);
-      long C = isl_val_get_num_si(V);
-      isl_val_free(V);
-      if (C)
-        T.push_back({isl_dim_param, P, -C * Stride});
-    }
-    isl_val *C0 = isl_aff_get_constant_val(Off);
-    Cst -= isl_val_get_num_si(C0) * Stride;
-    isl_val_free(C0);
-    isl_aff_free(Off);
-    Stride *= St.Box.Size[D];
+  long E = 1;
+  for (long Sz : St.Box.Size)
+    E *= Sz;
+
+  // Every stage's load is a scope of its own: the names are shared.
+  while (LoadCoord.size() < N)
+    LoadCoord.push_back(fresh("r" + std::to_string(LoadCoord.size())));
+  if (LoadPos.empty()) {
+    LoadPos = fresh("p");
+    LoadStep = fresh("s");
   }
-  T.push_back({isl_dim_set, N, -NT});
+  const std::vector<std::string> &Coord = LoadCoord;
+  isl_set *C = isl_set_intersect_params(Context.copy(), Uniform.copy());
+  unsigned NP = isl_set_dim(C, isl_dim_param);
+  C = isl_set_add_dims(C, isl_dim_param, N);
+  for (unsigned D = 0; D < N; ++D)
+    C = isl_set_set_dim_name(C, isl_dim_param, NP + D, Coord[D].c_str());
+  isl::set BoxCtx = isl::manage(C);
+  for (unsigned D = 0; D < N; ++D) {
+    BoxCtx = addConstraint(BoxCtx, {{isl_dim_param, NP + D, 1}}, 0, false);
+    BoxCtx = addConstraint(BoxCtx, {{isl_dim_param, NP + D, -1}},
+                           St.Box.Size[D] - 1, false);
+  }
+  // { [] -> A[Offset + r] } on the extended parameters.
+  isl_multi_aff *Elem = isl_multi_aff_copy(St.Box.Offset.get());
+  Elem = isl_multi_aff_align_params(Elem, isl_set_get_space(BoxCtx.get()));
+  for (unsigned D = 0; D < N; ++D) {
+    isl_aff *A = isl_multi_aff_get_at(Elem, D);
+    A = isl_aff_add_coefficient_si(A, isl_dim_param, NP + D, 1);
+    Elem = isl_multi_aff_set_at(Elem, D, A);
+  }
+  isl_ast_build *B = isl_ast_build_from_context(BoxCtx.copy());
+  std::vector<std::string> Sub;
+  for (unsigned D = 0; D < N; ++D) {
+    isl_aff *A = isl_aff_project_domain_on_params(isl_multi_aff_get_at(Elem, D));
+    Sub.push_back(exprText(B, isl::manage(isl_pw_aff_from_aff(A))));
+  }
+  isl_set *InFoot = isl_set_preimage_multi_aff(
+      isl_set_align_params(St.Footprint.copy(), isl_set_get_space(BoxCtx.get())),
+      Elem);
+  isl_ast_expr *GE = isl_ast_build_expr_from_set(B, isl_set_params(InFoot));
+  std::string Guard;
+  if (isl_ast_expr_get_type(GE) != isl_ast_expr_int)
+    Guard = printAstExpr(GE);
+  isl_ast_expr_free(GE);
+  isl_ast_build_free(B);
+
+  // Text: the linear thread id, the position, its digits, the copy.
+  std::string Tid;
   long TStride = 1;
   for (int A = 0; A < 3; ++A) {
     if (ThreadId[A].empty())
       continue;
-    T.push_back({isl_dim_param, paramPos(L, ThreadId[A]), -TStride});
+    Tid += (Tid.empty() ? "" : " + ") +
+           (TStride == 1 ? ThreadId[A]
+                         : std::to_string(TStride) + " * " + ThreadId[A]);
     TStride *= Sch.threads(static_cast<Axis>(A));
   }
-  L = addConstraint(L, T, Cst, true);
-  isl_map *M = isl_map_from_domain(L.copy());
-  M = isl_map_add_dims(M, isl_dim_out, 1);
-  isl::map MM = addConstraint(isl::manage(M),
-                              {{isl_dim_in, N, 1}, {isl_dim_out, 0, -1}}, 0,
-                              true);
-  long Count = (Stride + NT - 1) / NT;
-  std::vector<std::string> Iters = {fresh("s")};
-  std::vector<bool> Unroll = {Count <= 8};
-  return generate(isl::manage(isl_union_map_from_map(MM.release())), Iters,
-                  Unroll, Uniform);
+  if (Tid.empty())
+    Tid = "0";
+  long Count = (E + NT - 1) / NT;
+  const std::string &Step = LoadStep, &Pos = LoadPos;
+  NodeList Body;
+  auto Declare = [&](NodeList &L, const std::string &Name,
+                     const std::string &Init) {
+    auto X = std::make_unique<Node>(Node::Kind::Declare);
+    X->Iter = Name;
+    X->Init = Init;
+    L.push_back(std::move(X));
+  };
+  Declare(Body, Pos,
+          Count > 1 ? std::to_string(NT) + " * " + Step + " + " +
+                          (Tid.find(' ') == std::string::npos ? Tid
+                                                              : "(" + Tid + ")")
+                    : Tid);
+  NodeList Copy;
+  long Radix = 1;
+  for (int I = static_cast<int>(Order.size()) - 1; I >= 0; --I) {
+    unsigned D = Order[I];
+    std::string Digit = Radix == 1 ? Pos : Pos + " / " + std::to_string(Radix);
+    if (I > 0)
+      Digit = (Radix == 1 ? Digit : "(" + Digit + ")") + " % " +
+              std::to_string(St.Box.Size[D]);
+    Declare(Copy, Coord[D], Digit);
+    Radix *= St.Box.Size[D];
+  }
+  std::string Target = St.Buf;
+  for (unsigned D = 0; D < N; ++D)
+    Target += "[" + Coord[D] + "]";
+  if (N == 0)
+    Target += "[0]";
+  auto Line = std::make_unique<Node>(Node::Kind::Line);
+  Line->Text = Target + " = " + globalElement(S.Reads[St.Read].Arg, Sub) + ";";
+  if (Guard.empty()) {
+    Copy.push_back(std::move(Line));
+  } else {
+    auto G = std::make_unique<Node>(Node::Kind::If);
+    G->Cond = Guard;
+    G->Body.push_back(std::move(Line));
+    Copy.push_back(std::move(G));
+  }
+  if (E % NT != 0) {
+    // The last round covers fewer positions than there are threads.
+    auto G = std::make_unique<Node>(Node::Kind::If);
+    G->Cond = Pos + " < " + std::to_string(E);
+    G->Body = std::move(Copy);
+    Body.push_back(std::move(G));
+  } else {
+    for (NodePtr &X : Copy)
+      Body.push_back(std::move(X));
+  }
+  NodeList Out;
+  if (Count == 1) {
+    auto Blk = std::make_unique<Node>(Node::Kind::Block);
+    Blk->Body = std::move(Body);
+    Out.push_back(std::move(Blk));
+    return Out;
+  }
+  auto F = std::make_unique<Node>(Node::Kind::For);
+  F->Iter = Step;
+  F->Init = "0";
+  F->Cond = Step + " < " + std::to_string(Count);
+  F->Step = "1";
+  F->Unroll = true;
+  F->Body = std::move(Body);
+  Out.push_back(std::move(F));
+  return Out;
 }
 
 /// What runs for one instance of the block-uniform loops.
@@ -1130,41 +1223,75 @@ NodeList Lowering::uniformBody(const isl::set &Uniform) {
   return Out;
 }
 
-void Lowering::computeGrid(std::string *GridIsl, std::string *GridC) {
-  // Blocks along each grid axis: 1 + the largest block id used.
-  isl_ast_build *CB = isl_ast_build_from_context(
-      isl::manage(isl_set_from_params(K.Context.copy())).params().release());
+void Lowering::boundBlocks() {
+  // Blocks along each grid axis: 1 + the largest block id used. Every
+  // launched block has an id within that range, which the code may assume.
   for (int A = 0; A < 3; ++A) {
-    if (BlockId[A].empty()) {
-      GridIsl[A] = "1";
-      GridC[A] = "1";
+    if (BlockId[A].empty())
       continue;
-    }
     isl_set *P = isl_set_params(Ext.copy());
     P = isl_set_from_params(P);
     unsigned Pos = paramPos(isl::manage_copy(P), BlockId[A]);
     P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
     for (int Q = isl_set_dim(P, isl_dim_param) - 1; Q >= (int)K.ParamNames.size(); --Q)
       P = isl_set_project_out(P, isl_dim_param, Q, 1);
-    isl_pw_aff *Max = isl_set_dim_max(P, 0);
+    isl::pw_aff Max = isl::manage(isl_set_dim_max(P, 0)).coalesce();
+    BlockMax[A] = Max;
+    isl_pw_aff *Id = isl_pw_aff_param_on_domain_id(
+        isl_set_universe(isl_space_params(Params.copy())),
+        isl_id_alloc(Ctx.get(), BlockId[A].c_str(), nullptr));
+    isl_set *Le = isl_pw_aff_le_set(Id, isl_pw_aff_align_params(Max.copy(), Params.copy()));
+    Context = align(Context.intersect(isl::manage(Le)));
+  }
+}
+
+void Lowering::computeGrid(std::string *GridIsl, std::string *GridC,
+                           std::string *LaunchIf) {
+  isl::set KCtx = isl::manage(isl_set_from_params(K.Context.copy())).params();
+  isl_ast_build *CB = isl_ast_build_from_context(KCtx.copy());
+  isl::set Nonempty = KCtx;
+  for (int A = 0; A < 3; ++A) {
+    if (BlockId[A].empty()) {
+      GridIsl[A] = "1";
+      GridC[A] = "1";
+      continue;
+    }
+    isl_pw_aff *Max = BlockMax[A].copy();
     Max = isl_pw_aff_add(Max, isl_pw_aff_val_on_domain(
                                   isl_pw_aff_domain(isl_pw_aff_copy(Max)),
                                   isl_val_one(Ctx.get())));
     Max = isl_pw_aff_coalesce(Max);
-    char *Str = isl_pw_aff_to_str(Max);
+    Nonempty = Nonempty.intersect(isl::manage(isl_pw_aff_domain(isl_pw_aff_copy(Max))));
+    GridC[A] = exprText(CB, isl::manage(isl_pw_aff_copy(Max)));
+    // No block at all where the domain is empty: the launcher skips the
+    // kernel, and the code may assume every block lies within the range.
+    isl_set *Empty = isl_set_subtract(KCtx.copy(),
+                                      isl_pw_aff_domain(isl_pw_aff_copy(Max)));
+    if (isl_set_is_empty(Empty) == isl_bool_false)
+      Max = isl_pw_aff_union_max(
+          Max, isl_pw_aff_val_on_domain(Empty, isl_val_zero(Ctx.get())));
+    else
+      isl_set_free(Empty);
+    char *Str = isl_pw_aff_to_str(isl_pw_aff_coalesce(Max));
     GridIsl[A] = Str ? Str : "";
     free(Str);
-    GridC[A] = exprText(CB, isl::manage(Max));
+  }
+  if (LaunchIf && !Nonempty.is_equal(KCtx)) {
+    isl_ast_expr *E = isl_ast_build_expr_from_set(CB, Nonempty.release());
+    *LaunchIf = printAstExpr(E);
+    isl_ast_expr_free(E);
   }
   isl_ast_build_free(CB);
-
 }
 
 std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
-  if (!setUp(Error) || !buildDomains(Error) || !buildStages(Error))
+  if (!setUp(Error) || !buildDomains(Error))
+    return std::nullopt;
+  boundBlocks();
+  if (!buildStages(Error))
     return std::nullopt;
   LoweringFigures F;
-  computeGrid(F.Grid, F.Grid);
+  computeGrid(F.Grid, F.Grid, nullptr);
   for (const Stage &St : Stages) {
     long N = 1, P = dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);
     for (size_t D = 0; D < St.Box.Size.size(); ++D) {
@@ -1181,7 +1308,10 @@ std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
 }
 
 std::optional<DeviceKernel> Lowering::run(std::string &Error) {
-  if (!setUp(Error) || !buildDomains(Error) || !buildStages(Error))
+  if (!setUp(Error) || !buildDomains(Error))
+    return std::nullopt;
+  boundBlocks();
+  if (!buildStages(Error))
     return std::nullopt;
   buildStrides();
 
@@ -1288,8 +1418,20 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
     std::vector<std::string> Iters = SeqParams;
     Iters.push_back(fresh("stage"));
     Iters.push_back(Tiled ? TileParam : fresh("c"));
-    isl_ast_build *B = isl_ast_build_from_context(
-        eliminateParams(Context, Threads).release());
+    // Parameters the uniform loops do not involve only slow isl down.
+    isl_set *UC = eliminateParams(Context, Threads).release();
+    Sched = isl_union_map_intersect_params(Sched, isl_set_copy(UC));
+    for (int P = isl_union_map_dim(Sched, isl_dim_param) - 1; P >= 0; --P) {
+      if (isl_union_map_involves_dims(Sched, isl_dim_param, P, 1) != isl_bool_false)
+        continue;
+      isl_id *Name = isl_union_map_get_dim_id(Sched, isl_dim_param, P);
+      int CP = isl_set_find_dim_by_id(UC, isl_dim_param, Name);
+      isl_id_free(Name);
+      if (CP >= 0)
+        UC = isl_set_project_out(UC, isl_dim_param, CP, 1);
+      Sched = isl_union_map_project_out(Sched, isl_dim_param, P, 1);
+    }
+    isl_ast_build *B = isl_ast_build_from_context(UC);
     isl_id_list *Ids = isl_id_list_alloc(Ctx.get(), Iters.size());
     for (const std::string &N : Iters)
       Ids = isl_id_list_add(Ids, isl_id_alloc(Ctx.get(), N.c_str(), nullptr));
@@ -1359,7 +1501,7 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
       DK.Body.push_back(std::move(X));
   }
 
-  computeGrid(DK.GridIsl, DK.GridC);
+  computeGrid(DK.GridIsl, DK.GridC, &DK.LaunchIf);
 
   // Header comment.
   DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
@@ -1369,7 +1511,8 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
                       ", " + DK.GridC[2] + "), block (" +
                       std::to_string(DK.BlockDim[0]) + ", " +
                       std::to_string(DK.BlockDim[1]) + ", " +
-                      std::to_string(DK.BlockDim[2]) + ")");
+                      std::to_string(DK.BlockDim[2]) + ")" +
+                      (DK.LaunchIf.empty() ? "" : " if " + DK.LaunchIf));
   DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
                       " bytes of shared memory, " + std::to_string(RegCount) +
                       " output" + (RegCount == 1 ? "" : "s") +

@@ -128,7 +128,8 @@ int runCompiler(const CompileOptions &Opts, std::ostream &Out,
 
     if (Opts.Emit != EmitKind::IR || Opts.CheckNvrtc) {
       std::string Code;
-      int Status = emitDeviceCode(Kernels, Opts, Code, Diags);
+      KernelSource Src{SM.name(), SM.text(), SO};
+      int Status = emitDeviceCode(Kernels, Src, Opts, Code, Diags);
       if (Status != 0) {
         Out << Code; // what was produced, such as a --check report
         return Status;

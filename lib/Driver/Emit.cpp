@@ -3,6 +3,7 @@
 
 #include "loopy/CodeGen/Lower.h"
 #include "loopy/CodeGen/Printer.h"
+#include "loopy/Driver/ParallelLower.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Runtime/Nvrtc.h"
 
@@ -75,7 +76,8 @@ static std::string programJson(const device::DeviceProgram &P,
        << ", " << K.BlockDim[2] << "],\n      \"grid\": [";
     for (int D = 0; D < 3; ++D)
       OS << (D ? ", " : "") << jsonString(K.GridC[D]);
-    OS << "],\n      \"grid_isl\": [";
+    OS << "],\n      \"launch_if\": " << jsonString(K.LaunchIf.empty() ? "1" : K.LaunchIf)
+       << ",\n      \"grid_isl\": [";
     for (int D = 0; D < 3; ++D)
       OS << (D ? ", " : "") << jsonString(K.GridIsl[D]);
     OS << "],\n      \"shared_bytes\": " << K.sharedBytes() << "\n    }";
@@ -108,11 +110,12 @@ static std::vector<size_t> sampleIndices(size_t Size, long N) {
 /// --check=nvrtc: lower and compile sampled variants of every kernel, in
 /// parallel; one line per failure and a summary.
 static int checkNvrtc(const std::vector<Kernel> &Kernels,
-                      const CompileOptions &Opts, std::ostream &OS,
-                      DiagnosticEngine &Diags) {
+                      const KernelSource &Src, const CompileOptions &Opts,
+                      std::ostream &OS, DiagnosticEngine &Diags) {
   PlannerOptions PO = plannerOptions(Opts);
   unsigned Passed = 0, Failed = 0;
-  for (const Kernel &K : Kernels) {
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const Kernel &K = Kernels[KI];
     if (K.Stmts.empty())
       continue;
     std::string Error;
@@ -121,16 +124,16 @@ static int checkNvrtc(const std::vector<Kernel> &Kernels,
       Diags.error(K.Loc, "cannot schedule kernel " + quote(K.Name) + ": " + Error);
       return 1;
     }
-    std::vector<size_t> Pick = sampleIndices(Vs.size(), Opts.Sample);
-    // Lowering uses the kernel's isl context and runs here; NVRTC runs on
-    // every core.
+    std::vector<size_t> Pick =
+        sampleIndices(Vs.size(), Opts.AllVariants ? 0 : Opts.Sample);
+    // Lowering and NVRTC both run on every core.
+    std::vector<LoweredVariant> Lowered = lowerInParallel(Src, KI, Vs, Pick);
     std::vector<std::string> Sources(Pick.size()), Problems(Pick.size());
     for (size_t I = 0; I < Pick.size(); ++I) {
-      auto P = lowerKernel(K, Vs[Pick[I]].Schedules, Error);
-      if (!P)
-        Problems[I] = "lowering failed: " + Error;
+      if (!Lowered[I].Program)
+        Problems[I] = "lowering failed: " + Lowered[I].Error;
       else
-        Sources[I] = printProgram(*P, Dialect::CUDA);
+        Sources[I] = printProgram(*Lowered[I].Program, Dialect::CUDA);
     }
     std::atomic<size_t> Next = 0;
     auto Work = [&] {
@@ -167,16 +170,17 @@ static int checkNvrtc(const std::vector<Kernel> &Kernels,
 }
 
 int emitDeviceCode(const std::vector<Kernel> &Kernels,
-                   const CompileOptions &Opts, std::string &Out,
-                   DiagnosticEngine &Diags) {
+                   const KernelSource &Src, const CompileOptions &Opts,
+                   std::string &Out, DiagnosticEngine &Diags) {
   std::ostringstream OS;
   if (Opts.CheckNvrtc) {
-    int Status = checkNvrtc(Kernels, Opts, OS, Diags);
+    int Status = checkNvrtc(Kernels, Src, Opts, OS, Diags);
     Out += OS.str();
     return Status;
   }
   PlannerOptions PO = plannerOptions(Opts);
-  for (const Kernel &K : Kernels) {
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const Kernel &K = Kernels[KI];
     if (K.Stmts.empty())
       continue;
     std::string Error;
@@ -205,6 +209,23 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
         char Buf[32];
         std::snprintf(Buf, sizeof Buf, "%.3g", V.Cost);
         OS << " cost=" << Buf << "\n";
+      }
+      continue;
+    }
+    if (Opts.AllVariants && Opts.Emit != EmitKind::PTX) {
+      // Every variant, in ranked order, each under a one-line banner.
+      std::vector<LoweredVariant> Lowered =
+          lowerInParallel(Src, KI, Vs, sampleIndices(Vs.size(), 0));
+      for (size_t I = 0; I < Vs.size(); ++I) {
+        const auto &P = Lowered[I].Program;
+        if (!P) {
+          Diags.error("cannot lower variant " + quote(Vs[I].Name) +
+                      " of kernel " + quote(K.Name) + ": " + Lowered[I].Error);
+          return 1;
+        }
+        OS << "// ===== variant " << I << ": " << Vs[I].Name << "\n";
+        OS << (Opts.Emit == EmitKind::JSON ? programJson(*P, Vs[I])
+                                           : printProgram(*P, Dialect::CUDA));
       }
       continue;
     }

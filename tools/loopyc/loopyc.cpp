@@ -44,6 +44,8 @@ int run(int argc, char **argv) {
        cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
       ("variant", "emit the variant with this schedule string or index",
        cxxopts::value<std::string>(), "SCHEDULE")
+      ("all-variants", "emit or check every variant of each kernel",
+       cxxopts::value<bool>()->default_value("false"))
       ("check", "nvrtc: compile sampled variants with NVRTC and report",
        cxxopts::value<std::string>(), "WHAT")
       ("sample", "with --check: variants per kernel (0: all)",
@@ -109,6 +111,12 @@ int run(int argc, char **argv) {
     Opts.Output = R["output"].as<std::string>();
   if (R.count("variant"))
     Opts.Variant = R["variant"].as<std::string>();
+  Opts.AllVariants = R["all-variants"].as<bool>();
+  if (Opts.AllVariants && R.count("variant")) {
+    std::cerr << "loopyc: error: --all-variants and --variant exclude each "
+                 "other\n";
+    return 1;
+  }
   Opts.IslMaxOperations = R["isl-max-operations"].as<unsigned long>();
   Opts.Arch = R["arch"].as<std::string>();
   if (Opts.Arch.rfind("sm_", 0) != 0) {

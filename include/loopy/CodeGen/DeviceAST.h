@@ -96,6 +96,9 @@ struct DeviceKernel {
   /// parameters (isl text), and the same as C expressions for the reader.
   std::string GridIsl[3];
   std::string GridC[3];
+  /// Where the domain can be empty: the condition (C, on the parameters)
+  /// under which the kernel runs at all; GridIsl is 0 elsewhere.
+  std::string LaunchIf;
   long sharedBytes() const;
 };
 

@@ -29,6 +29,8 @@ struct CompileOptions {
   EmitKind Emit = EmitKind::IR;
   std::map<std::string, long> Defines;
   std::string Variant;
+  /// Emit (or check) every variant rather than one.
+  bool AllVariants = false;
   /// --check=nvrtc: compile this many variants per kernel (evenly spread
   /// over the ranking, the first included; 0 for all) instead of emitting.
   bool CheckNvrtc = false;

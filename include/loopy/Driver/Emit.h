@@ -9,6 +9,7 @@
 #define LOOPY_DRIVER_EMIT_H
 
 #include "loopy/Driver/Driver.h"
+#include "loopy/Driver/ParallelLower.h"
 #include "loopy/IR/Kernel.h"
 #include "loopy/Support/Diagnostics.h"
 
@@ -18,9 +19,11 @@
 namespace loopy {
 
 /// Appends the output to \p Out; returns the exit status (0, 1 or 2).
+/// \p Src is the text \p Kernels were built from, for workers that lower
+/// variants in parallel.
 int emitDeviceCode(const std::vector<Kernel> &Kernels,
-                   const CompileOptions &Opts, std::string &Out,
-                   DiagnosticEngine &Diags);
+                   const KernelSource &Src, const CompileOptions &Opts,
+                   std::string &Out, DiagnosticEngine &Diags);
 
 /// \p S as a JSON string literal.
 std::string jsonString(const std::string &S);
