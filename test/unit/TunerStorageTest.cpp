@@ -480,21 +480,21 @@ TEST(CompileCache, DamagedEntriesAreMisses) {
   TempDir T;
   CompileCache C(T.path());
   std::string Key = cacheKeyNumber(1);
-  const std::pair<const char *, std::function<void(std::string &)>> Damages[] =
-      {
-          {"truncated in the payload", [](std::string &B) { B.resize(B.size() - 1); }},
-          {"truncated in the header", [](std::string &B) { B.resize(100); }},
-          {"empty", [](std::string &B) { B.clear(); }},
-          {"longer", [](std::string &B) { B += "x"; }},
-          {"a CUBIN byte flipped", [](std::string &B) { B[500] ^= 1; }},
-          {"a log byte flipped", [](std::string &B) { B.back() ^= 1; }},
-          {"the magic changed", [](std::string &B) { B[0] = 'X'; }},
-          {"a size changed", [](std::string &B) { B[72] ^= 1; }},
-          {"a digest byte flipped", [](std::string &B) { B[90] ^= 1; }},
-      };
-  for (const auto &[What, Edit] : Damages) {
+  using Edit = std::function<void(std::string &)>;
+  const std::pair<const char *, Edit> Damages[] = {
+      {"truncated in the payload", [](auto &B) { B.resize(B.size() - 1); }},
+      {"truncated in the header", [](auto &B) { B.resize(100); }},
+      {"empty", [](auto &B) { B.clear(); }},
+      {"longer", [](auto &B) { B += "x"; }},
+      {"a CUBIN byte flipped", [](auto &B) { B[500] ^= 1; }},
+      {"a log byte flipped", [](auto &B) { B.back() ^= 1; }},
+      {"the magic changed", [](auto &B) { B[0] = 'X'; }},
+      {"a size changed", [](auto &B) { B[72] ^= 1; }},
+      {"a digest byte flipped", [](auto &B) { B[90] ^= 1; }},
+  };
+  for (const auto &[What, Damage] : Damages) {
     C.store(Key, entryNumber(1));
-    damage(C, Key, Edit);
+    damage(C, Key, Damage);
     EXPECT_FALSE(C.lookup(Key)) << What;
     // The next store repairs it.
     C.store(Key, entryNumber(1));
