@@ -1,0 +1,140 @@
+//===- TuningDB.h - The tuning database -------------------------*- C++ -*-===//
+//
+// Remembers the winner of each tuning run in an SQLite file, so that the next
+// run of the same kernel on the same machine does not tune again. A result is
+// keyed by the kernel's content hash, its fixed parameter values and the
+// device, driver and NVRTC that produced it; it holds the winning schedule,
+// its CUDA source and timings, and the outcome of every variant timed.
+//
+// Several processes may use one file at once: the database runs in WAL mode,
+// waits for locks (10 s by default) and writes in one transaction per
+// store/erase, so a crash or a kill leaves either the old or the new result.
+// A file that is not a tuning database, or one of a newer schema, is refused
+// with a TuningDBError and left untouched.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_TUNER_TUNINGDB_H
+#define LOOPY_TUNER_TUNINGDB_H
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+/// A failure to open, read or write the tuning database. The message names
+/// the file and says what to do.
+class TuningDBError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a tuning result depends on. Two keys are the same entry only when
+/// every field is equal.
+struct TuningKey {
+  /// kernelHash() of the kernel built without -D values.
+  std::string KernelHash;
+  /// fixedParamsText() of the -D values: "m=4096,n=4096", or "".
+  std::string FixedParams;
+  /// The device name, e.g. "NVIDIA H100 80GB HBM3".
+  std::string Device;
+  /// "major.minor", e.g. "9.0".
+  std::string ComputeCapability;
+  /// The CUDA driver version, e.g. "13.0".
+  std::string DriverVersion;
+  /// nvrtcVersionString(), e.g. "13.0".
+  std::string NvrtcVersion;
+};
+
+/// The winner of one tuning run.
+struct TuningRecord {
+  std::string Schedule;
+  /// The winner's CUDA source, as compiled.
+  std::string CudaSource;
+  /// Median run time of the winner, in seconds.
+  double MedianSeconds = 0;
+  double GFlops = 0;
+  double GBytesPerSecond = 0;
+  /// How many variants were timed.
+  int64_t VariantsTimed = 0;
+  /// Wall time of the whole tuning run, in seconds.
+  double TuningSeconds = 0;
+  /// When the run finished, in seconds since the Unix epoch.
+  int64_t Timestamp = 0;
+  /// The loopyc version that tuned.
+  std::string LoopycVersion;
+};
+
+enum class VariantStatus {
+  Ok,      // ran and matched the reference
+  Wrong,   // ran and did not match the reference
+  Failed,  // did not compile, load or launch
+  Dropped, // not timed (pruned, over a resource limit, out of time)
+};
+
+/// "ok", "wrong", "failed" or "dropped".
+const char *variantStatusName(VariantStatus S);
+
+/// The outcome of one variant of a tuning run, for --report.
+struct VariantResult {
+  std::string Schedule;
+  VariantStatus Status = VariantStatus::Ok;
+  /// Why the variant is wrong, failed or was dropped; "" when ok.
+  std::string Reason;
+  /// Median run time in seconds, where it was timed.
+  std::optional<double> Seconds;
+};
+
+/// An open tuning database. Not shared between threads: open one per thread
+/// (or process); SQLite coordinates them through the file.
+class TuningDB {
+public:
+  /// Opens the database at \p Path, creating the file and its parent folders
+  /// if missing. Throws TuningDBError if the file cannot be opened, is not
+  /// an SQLite database, holds other tables than a tuning database's, or has
+  /// a schema version other than this loopyc's. \p BusyTimeout bounds how
+  /// long one operation waits for another process's lock.
+  explicit TuningDB(const std::filesystem::path &Path,
+                    std::chrono::milliseconds BusyTimeout =
+                        std::chrono::seconds(10));
+  ~TuningDB();
+  TuningDB(TuningDB &&) noexcept;
+  TuningDB &operator=(TuningDB &&) noexcept;
+
+  const std::filesystem::path &path() const;
+
+  /// The result stored under \p Key, if any.
+  std::optional<TuningRecord> lookup(const TuningKey &Key);
+  /// The variants stored with the result under \p Key, in the order they
+  /// were stored; empty if there is no result.
+  std::vector<VariantResult> variants(const TuningKey &Key);
+  /// Stores \p Record and \p Variants under \p Key, replacing what was
+  /// there, in one transaction: on an exception nothing has changed.
+  void store(const TuningKey &Key, const TuningRecord &Record,
+             const std::vector<VariantResult> &Variants);
+  /// Removes the result under \p Key and its variants; false if there was
+  /// none.
+  bool erase(const TuningKey &Key);
+
+  /// The schema version this loopyc writes (PRAGMA user_version).
+  static constexpr int SchemaVersion = 1;
+
+private:
+  struct Connection;
+  std::unique_ptr<Connection> Db;
+};
+
+/// Where the tuning database lives unless the command line names one: the
+/// environment variable LOOPY_TUNING_DB if set, else
+/// $XDG_CACHE_HOME/loopy/tuning.db, else $HOME/.cache/loopy/tuning.db.
+/// Throws TuningDBError if none of these variables is set.
+std::filesystem::path defaultTuningDbPath();
+
+} // namespace loopy
+
+#endif

@@ -1,0 +1,160 @@
+//===- TunerKernelHashTest.cpp - Unit tests of the kernel hash ------------===//
+//
+// The hash ignores how the source is laid out and what -D fixes, and changes
+// with anything that changes the kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/Frontend/Parser.h"
+#include "loopy/Sema/Sema.h"
+#include "loopy/Support/Isl.h"
+#include "loopy/Tuner/KernelHash.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace loopy;
+
+namespace {
+
+/// A parsed .loop text and what building its kernels needs.
+struct Parsed {
+  IslContext Isl;
+  SourceManager SM;
+  std::ostringstream Err;
+  DiagnosticEngine Diags;
+  ast::Module M;
+
+  explicit Parsed(const std::string &Text)
+      : SM("t.loop", Text), Diags(&SM, Err), M(parseModule(SM, Diags)) {}
+
+  std::vector<Kernel> build(std::map<std::string, long> Defines = {}) {
+    SemaOptions Opts;
+    Opts.Defines = std::move(Defines);
+    return buildKernels(M, Isl.get(), SM, Diags, Opts);
+  }
+  std::map<std::string, std::string> hashes() {
+    return kernelHashes(M, Isl.get(), SM);
+  }
+};
+
+/// The hash of the only kernel of \p Text.
+std::string hashOf(const std::string &Text) {
+  Parsed P(Text);
+  EXPECT_FALSE(P.Diags.hasErrors()) << P.Err.str();
+  auto Hashes = P.hashes();
+  EXPECT_EQ(Hashes.size(), 1u);
+  return Hashes.empty() ? "" : Hashes.begin()->second;
+}
+
+const char *Matmul = R"(
+kernel matmul(n, m, l: index;
+              a: in f32[n, l], b: in f32[l, m], c: out f32[n, m]) {
+  assume n >= 1;
+  domain { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k < l }
+  c[i, j] = sum(k, a[i, k] * b[k, j] + 1.5);
+}
+)";
+
+/// Matmul with other white space, line breaks and comments everywhere,
+/// inside the isl text too.
+const char *MatmulReformatted = R"(# C = A*B
+kernel   matmul( n,m,l : index ;   # sizes
+  a : in f32 [ n , l ],
+  b: in f32[l,m],   c: out f32[n,m] )
+{
+  assume n>=1;
+  domain {[i,j,k]:   # the iteration space
+          0<=i<n and 0<=j<m and 0<=k<l}
+  c[ i,j ] = sum( k,
+                  a[i,k]*b[ k , j ]   # product
+                  + 1.5 );
+}
+)";
+
+TEST(KernelHash, IgnoresWhiteSpaceAndComments) {
+  std::string H = hashOf(Matmul);
+  EXPECT_EQ(H.size(), 64u);
+  EXPECT_EQ(hashOf(MatmulReformatted), H);
+}
+
+/// Matmul with every \p From replaced by \p To (\p From must occur).
+std::string edited(const std::string &From, const std::string &To) {
+  std::string S = Matmul;
+  EXPECT_NE(S.find(From), std::string::npos) << From;
+  for (size_t Pos = S.find(From); Pos != std::string::npos;
+       Pos = S.find(From, Pos + To.size()))
+    S.replace(Pos, From.size(), To);
+  return S;
+}
+
+TEST(KernelHash, ChangesWithTheKernel) {
+  std::string H = hashOf(Matmul);
+  const std::pair<const char *, const char *> Edits[] = {
+      {"b[k, j]", "b[k, j - j]"},     // a subscript
+      {"a[i, k]", "a[i, l - 1 - k]"}, // a subscript
+      {"kernel matmul", "kernel matmul2"},
+      {"f32", "f64"},
+      {"c: out", "c: inout"},
+      {"b: in f32[l, m]", "b: in f32[l, m] layout(col_major)"},
+      {"assume n >= 1;", "assume n >= 2;"},
+      {"0 <= k < l", "0 <= k < l - 1"},
+      {"sum(k,", "max(k,"},
+      {"1.5", "2.5"},
+      {"a[i, k] * b[k, j]", "b[k, j] * a[i, k]"},
+  };
+  for (auto [From, To] : Edits)
+    EXPECT_NE(hashOf(edited(From, To)), H) << From << " -> " << To;
+}
+
+TEST(KernelHash, IgnoresFixedValues) {
+  Parsed P(Matmul);
+  std::vector<Kernel> Fixed = P.build({{"n", 64}, {"m", 32}});
+  ASSERT_EQ(Fixed.size(), 1u) << P.Err.str();
+  // The folded sets cannot give the parametric kernel's hash: refuse.
+  try {
+    kernelHash(Fixed[0]);
+    FAIL() << "a kernel with fixed values was hashed";
+  } catch (std::invalid_argument &E) {
+    EXPECT_NE(std::string(E.what()).find("m=32,n=64"), std::string::npos)
+        << E.what();
+  }
+  EXPECT_EQ(P.hashes().at("matmul"), hashOf(Matmul));
+}
+
+TEST(KernelHash, CanonicalTextHasNoSourceSpelling) {
+  Parsed P(MatmulReformatted);
+  std::vector<Kernel> Ks = P.build();
+  ASSERT_EQ(Ks.size(), 1u) << P.Err.str();
+  std::string Text = canonicalKernelText(Ks[0]);
+  EXPECT_EQ(Text.find('#'), std::string::npos) << Text;
+  EXPECT_EQ(Text.find("b[ k"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("-> b[k, j]"), std::string::npos) << Text;
+}
+
+TEST(KernelHash, OneHashPerKernel) {
+  Parsed P(std::string(Matmul) + edited("kernel matmul", "kernel mm"));
+  auto Hashes = P.hashes();
+  ASSERT_EQ(Hashes.size(), 2u);
+  EXPECT_EQ(Hashes.at("matmul"), hashOf(Matmul));
+  EXPECT_NE(Hashes.at("mm"), Hashes.at("matmul"));
+}
+
+TEST(KernelHash, ErrorsWithoutDefinesAreReported) {
+  Parsed P(edited("a[i, k] *", "a[i, q] *"));
+  try {
+    P.hashes();
+    FAIL() << "a kernel with an error was hashed";
+  } catch (std::runtime_error &E) {
+    EXPECT_NE(std::string(E.what()).find("'q'"), std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(KernelHash, FixedParamsText) {
+  EXPECT_EQ(fixedParamsText({}), "");
+  EXPECT_EQ(fixedParamsText({{"n", 4096}, {"m", 4096}, {"k", -1}}),
+            "k=-1,m=4096,n=4096");
+}
+
+} // namespace
