@@ -181,6 +181,39 @@ TEST(InterpCompare, CatchesAnUnwrittenElement) {
       << C.message();
 }
 
+TEST(InterpCompare, SampledPointsCatchBadElementsThere) {
+  auto K = buildKernel(R"(
+kernel matmul(n, m, l: index;
+              a: in f32[n, l], b: in f32[l, m], c: out f32[n, m]) {
+  domain { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k < l }
+  c[i, j] = sum(k, a[i, k] * b[k, j]);
+}
+)");
+  ASSERT_TRUE(K);
+  HostData Inputs = randomData(*K, {{"n", 60}, {"m", 50}, {"l", 300}}, 6);
+  HostData Cand = Inputs;
+  interpret(*K, Cand);
+  auto Points = sampleOutputPoints(*K, Inputs, 0, 40, 9);
+  Points.push_back({60, 0}); // outside: skipped
+  ArrayComparison C = comparePoints(*K, Inputs, Cand, 0, Points);
+  EXPECT_TRUE(C.Ok) << C.Message;
+  EXPECT_EQ(C.Written, 40u);
+  EXPECT_DOUBLE_EQ(C.Tolerance, tolerance(DType::F32, 300));
+
+  HostArray &Out = Cand.array("c");
+  long Off = Out.offset(Points[17]);
+  Out.setDouble(Off, Out.getDouble(Off) + 0.01);
+  C = comparePoints(*K, Inputs, Cand, 0, Points);
+  EXPECT_FALSE(C.Ok);
+  std::string Where = "element written at i = " + std::to_string(Points[17][0]) +
+                      ", j = " + std::to_string(Points[17][1]) + " is ";
+  EXPECT_NE(C.Message.find(Where), std::string::npos) << C.Message;
+
+  Out.setBits(Off, 0x7fc0deadu);
+  C = comparePoints(*K, Inputs, Cand, 0, Points);
+  EXPECT_NE(C.Message.find("was not written"), std::string::npos) << C.Message;
+}
+
 TEST(InterpCompare, IntegersMustMatchExactly) {
   auto K = buildKernel(R"(
 kernel isum(n, m: index; a: in i32[n, m], y: out i32[n]) {

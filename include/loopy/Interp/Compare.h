@@ -81,6 +81,19 @@ Comparison compareOutputs(const Kernel &K, const HostData &Reference,
                           const HostData &Candidate,
                           const CompareOptions &Opts = {});
 
+/// Compares, in \p Candidate, the elements statement \p StmtIdx writes at
+/// \p OutputPoints (values of its output indices, as interpretPoints takes
+/// them) with the values interpretPoints computes from \p Inputs, the data
+/// the candidate run started from. The criteria are compareOutputs' on
+/// those elements alone (the L2 norms and rms over the sample); points
+/// where the statement writes nothing are skipped. Elements are named by
+/// their output point. This checks kernels too large to interpret whole,
+/// such as a 4096^3 matmul on a few hundred sampled outputs.
+ArrayComparison comparePoints(const Kernel &K, const HostData &Inputs,
+                              const HostData &Candidate, unsigned StmtIdx,
+                              const std::vector<std::vector<long>> &OutputPoints,
+                              const CompareOptions &Opts = {});
+
 } // namespace loopy
 
 #endif
