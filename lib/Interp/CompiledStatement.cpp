@@ -43,6 +43,9 @@ IntExpr CompiledStatement::offsetOf(const Access &A,
   if (H.strides().empty())
     return IntExpr::constant(0);
   std::vector<unsigned> Pos = positions(Active);
+  isl::set Context = sliceSet(Domain, Names, Pos, {}).params();
+  if (Context.is_empty()) // never evaluated, and isl has no expression
+    return IntExpr::constant(0);
   // [active] -> { [] -> A[subscripts] }, then the sum of stride * subscript.
   isl::map M = inputsToParams(instantiate(A.Relation, D.Params), Names, Pos);
   isl_pw_multi_aff *Sub = isl_pw_multi_aff_from_map(M.copy());
@@ -54,7 +57,6 @@ IntExpr CompiledStatement::offsetOf(const Access &A,
     Off = Off ? isl_pw_aff_add(Off, X) : X;
   }
   isl_pw_multi_aff_free(Sub);
-  isl::set Context = sliceSet(Domain, Names, Pos, {}).params();
   return IntExpr::fromPwAff(isl::manage(Off), Context, Slots);
 }
 
