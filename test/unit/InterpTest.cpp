@@ -224,6 +224,21 @@ kernel strict_prefix(n: index; x: in f32[n], y: out f32[n]) {
   }
 }
 
+TEST(Interp, ZeroSizesWriteNothing) {
+  auto K = buildKernel(R"(
+kernel dot_and_copy(n: index; x: in f32[n], y: out f32[n], r: out f32[]) {
+  domain { [i] : 0 <= i < n }
+  y[i] = x[i];
+  r[] = sum(i, x[i]);
+}
+)");
+  ASSERT_TRUE(K);
+  HostData D = randomData(*K, {{"n", 0}}, 14);
+  EXPECT_EQ(D.array("x").size(), 0u);
+  interpret(*K, D);
+  EXPECT_TRUE(isPoison(D.array("r"), 0)) << "the domain is empty";
+}
+
 TEST(Interp, DomainsWithStridesUnionsAndFloorDivision) {
   auto K = buildKernel(R"(
 kernel shapes(n: index; x: in f32[2 * n], y: out f32[2 * n], z: out f32[2, n]) {
