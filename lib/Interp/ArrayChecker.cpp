@@ -90,11 +90,13 @@ private:
 };
 
 std::string ArrayChecker::elementProblem(long Off) const {
-  std::string Vals = " is " + format(Cand, Off) + " but the reference is " +
-                     format(Ref, Off);
+  auto Vals = [&] {
+    return " is " + format(Cand, Off) + " but the reference is " +
+           format(Ref, Off);
+  };
   if (!Written[Off]) {
     if (Arg.Mode == ArgMode::InOut && Cand.bits(Off) != Ref.bits(Off))
-      return " is not written by the kernel but changed: it" + Vals;
+      return " is not written by the kernel but changed: it" + Vals();
     return "";
   }
   if (Cand.bits(Off) == Ref.bits(Off))
@@ -103,12 +105,12 @@ std::string ArrayChecker::elementProblem(long Off) const {
     return " was not written (it still holds the poison pattern); the "
            "reference is " + format(Ref, Off);
   if (!isFloat(Arg.Type))
-    return Vals + " (integers must match exactly)";
+    return Vals() + " (integers must match exactly)";
   double C = Cand.getDouble(Off), R = Ref.getDouble(Off);
   if (!std::isfinite(C) || !std::isfinite(R))
-    return (std::isnan(C) && std::isnan(R)) || C == R ? "" : Vals;
+    return (std::isnan(C) && std::isnan(R)) || C == R ? "" : Vals();
   if (std::fabs(C - R) > 4 * Result.Tolerance * (std::fabs(R) + Rms))
-    return Vals;
+    return Vals();
   return "";
 }
 
