@@ -1,0 +1,81 @@
+//===- Compare.cpp - Checking a run's outputs against the reference -------===//
+#include "loopy/Interp/Compare.h"
+
+#include "ArrayChecker.h"
+
+#include "loopy/Interp/Interpreter.h"
+#include "loopy/Support/Isl.h"
+
+#include <cfloat>
+#include <cmath>
+
+namespace loopy {
+
+using namespace interp;
+
+double tolerance(DType T, double R) {
+  if (!isFloat(T))
+    return 0;
+  double Eps = T == DType::F32 ? FLT_EPSILON : DBL_EPSILON;
+  return 16 * Eps * (1 + std::sqrt(std::max(R, 0.0)));
+}
+
+std::string Comparison::message() const {
+  std::string M;
+  for (const ArrayComparison &A : Arrays)
+    if (!A.Ok)
+      M += (M.empty() ? "" : "\n") + A.Message;
+  return M;
+}
+
+Comparison compareOutputs(const Kernel &K, const HostData &Reference,
+                          const HostData &Candidate,
+                          const CompareOptions &Opts) {
+  WrittenMask Mask = writtenMask(K, Reference);
+  std::map<std::string, double> Length;
+  for (const Statement &S : K.Stmts) {
+    double &L = Length[K.Args[S.Write.Arg].Name];
+    L = std::max(L, reductionLength(S, Reference.Params));
+  }
+  Comparison C;
+  for (const Argument &A : K.Args) {
+    if (!A.isArray() || A.Mode == ArgMode::In)
+      continue;
+    C.Arrays.push_back(checkArray(A, Reference.array(A.Name),
+                                  Candidate.array(A.Name), Mask[A.Name],
+                                  Length[A.Name], Opts));
+    C.Ok &= C.Arrays.back().Ok;
+  }
+  return C;
+}
+
+ArrayComparison comparePoints(const Kernel &K, const HostData &Inputs,
+                              const HostData &Candidate, unsigned StmtIdx,
+                              const std::vector<std::vector<long>> &Points,
+                              const CompareOptions &Opts) {
+  const Statement &S = K.Stmts.at(StmtIdx);
+  const Argument &Arg = K.Args[S.Write.Arg];
+  std::vector<double> Values = interpretPoints(K, Inputs, StmtIdx, Points);
+  std::vector<long> Offsets = writtenOffsets(K, Inputs, StmtIdx, Points);
+  std::vector<std::string> IndexNames;
+  for (unsigned I : S.OutputIndices)
+    IndexNames.push_back(K.IndexNames[I]);
+  // The sampled elements, gathered into two buffers of one dimension.
+  long N = Points.size();
+  HostArray Ref(Arg.Type, {N}, {1}, N), Cand(Arg.Type, {N}, {1}, N);
+  std::vector<bool> Written(N, false);
+  std::vector<std::string> Names;
+  const HostArray &Out = Candidate.array(Arg.Name);
+  for (long I = 0; I < N; ++I) {
+    Names.push_back("written at " + describeValues(IndexNames, Points[I]));
+    if (Offsets[I] < 0)
+      continue;
+    Written[I] = true;
+    Ref.setDouble(I, Values[I]);
+    Cand.setBits(I, Out.bits(Offsets[I]));
+  }
+  return checkArray(Arg, Ref, Cand, Written,
+                    reductionLength(S, Inputs.Params), Opts, &Names);
+}
+
+} // namespace loopy

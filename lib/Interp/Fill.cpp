@@ -1,0 +1,96 @@
+//===- Fill.cpp - Deterministic inputs and poisoned outputs ---------------===//
+#include "loopy/Interp/Fill.h"
+
+#include "Random.h"
+
+namespace loopy {
+
+using namespace interp;
+
+namespace {
+
+/// The random bits of element \p Offset of the argument whose stream
+/// starts at \p Base: a hash, so each element is independent of the order
+/// in which elements are filled.
+uint64_t elementBits(uint64_t Base, uint64_t Offset) {
+  return mix64(Base ^ mix64(Offset));
+}
+
+/// Uniform in [0.5, 1.5), with a random sign.
+double randomFloat(uint64_t R) {
+  double Mag = 0.5 + static_cast<double>(R >> 11) * 0x1.0p-53;
+  return (R & 1) ? -Mag : Mag;
+}
+
+/// In [-4, -1] or [1, 4].
+int64_t randomInt(uint64_t R) {
+  int64_t Mag = 1 + static_cast<int64_t>((R >> 32) % 4);
+  return (R & 1) ? -Mag : Mag;
+}
+
+uint64_t streamBase(uint64_t Seed, const std::string &Name) {
+  return mix64(Seed ^ hashString(Name));
+}
+
+uint64_t poisonBits(DType T) {
+  switch (T) {
+  case DType::F32:
+    return 0x7fc0deadULL;
+  case DType::F64:
+    return 0x7ff8deadbeefdeadULL;
+  case DType::I32:
+    return 0x7fffdeadULL;
+  default:
+    return 0x7fffdeadbeefdeadULL;
+  }
+}
+
+} // namespace
+
+void poisonArray(HostArray &A) {
+  uint64_t Bits = poisonBits(A.type());
+  for (size_t I = 0; I < A.size(); ++I)
+    A.setBits(I, Bits);
+}
+
+bool isPoison(const HostArray &A, size_t Offset) {
+  return A.bits(Offset) == poisonBits(A.type());
+}
+
+void poison(const Kernel &K, HostData &D) {
+  for (const Argument &A : K.Args)
+    if (A.isArray() && A.Mode == ArgMode::Out)
+      poisonArray(D.array(A.Name));
+}
+
+void fillRandom(const Kernel &K, HostData &D, uint64_t Seed) {
+  for (const Argument &A : K.Args) {
+    uint64_t Base = streamBase(Seed, A.Name);
+    if (A.Kind == ArgKind::Scalar) {
+      HostScalar &S = D.Scalars[A.Name];
+      S.Type = A.Type;
+      uint64_t R = elementBits(Base, 0);
+      S.Float = A.Type == DType::F32
+                    ? static_cast<double>(static_cast<float>(randomFloat(R)))
+                    : randomFloat(R);
+      S.Int = randomInt(R);
+      continue;
+    }
+    if (!A.isArray())
+      continue;
+    HostArray &H = D.array(A.Name);
+    if (A.Mode == ArgMode::Out) {
+      poisonArray(H);
+      continue;
+    }
+    for (size_t I = 0; I < H.size(); ++I) {
+      uint64_t R = elementBits(Base, I);
+      if (isFloat(H.type()))
+        H.setDouble(I, randomFloat(R));
+      else
+        H.setInt(I, randomInt(R));
+    }
+  }
+}
+
+} // namespace loopy

@@ -1,0 +1,121 @@
+//===- Interpreter.cpp - The reference semantics of the Kernel IR ---------===//
+#include "loopy/Interp/Interpreter.h"
+
+#include "CompiledStatement.h"
+#include "Random.h"
+
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace loopy {
+
+using namespace interp;
+
+void interpret(const Kernel &K, HostData &D) {
+  for (unsigned I = 0; I < K.Stmts.size(); ++I) {
+    CompiledStatement C(K, I, D);
+    HostArray &Out = D.array(K.Args[C.statement().Write.Arg].Name);
+    std::vector<long> Env = C.environment();
+    long *E = Env.data();
+    C.outputs().forEach(E, [&] { storeValue(Out, C.writeOffset(E), C.value(E)); });
+  }
+}
+
+/// Whether \p P lies in \p S, a set without parameters.
+static bool contains(const isl::set &S, const std::vector<long> &P) {
+  isl_ctx *Ctx = S.ctx().get();
+  isl_point *Pt = isl_point_zero(isl_set_get_space(S.get()));
+  for (unsigned D = 0; D < P.size(); ++D)
+    Pt = isl_point_set_coordinate_val(Pt, isl_dim_set, D,
+                                      isl_val_int_from_si(Ctx, P[D]));
+  return isl::manage(isl_set_from_point(Pt)).is_subset(S);
+}
+
+/// Calls \p F(Env) for each point of \p Points that lies in the output
+/// set of \p C, with the output indices set in \p Env, and \p Outside()
+/// for the others.
+template <class Fn, class OutsideFn>
+static void atPoints(const CompiledStatement &C,
+                     const std::vector<std::vector<long>> &Points, Fn F,
+                     OutsideFn Outside) {
+  const std::vector<unsigned> &Out = C.statement().OutputIndices;
+  std::vector<long> Env = C.environment();
+  for (const std::vector<long> &P : Points) {
+    if (P.size() != Out.size())
+      throw std::invalid_argument(
+          "output point with " + std::to_string(P.size()) +
+          " values for a statement with " + std::to_string(Out.size()) +
+          " output indices");
+    if (!contains(C.outputSet(), P)) {
+      Outside();
+      continue;
+    }
+    for (unsigned I = 0; I < Out.size(); ++I)
+      Env[Out[I]] = P[I];
+    F(Env.data());
+  }
+}
+
+std::vector<double>
+interpretPoints(const Kernel &K, const HostData &D, unsigned StmtIdx,
+                const std::vector<std::vector<long>> &OutputPoints) {
+  CompiledStatement C(K, StmtIdx, D);
+  DType T = K.Args[C.statement().Write.Arg].Type;
+  std::vector<double> R;
+  atPoints(
+      C, OutputPoints, [&](long *E) { R.push_back(toDouble(C.value(E), T)); },
+      [&] { R.push_back(std::numeric_limits<double>::quiet_NaN()); });
+  return R;
+}
+
+std::vector<long>
+writtenOffsets(const Kernel &K, const HostData &D, unsigned StmtIdx,
+               const std::vector<std::vector<long>> &OutputPoints) {
+  CompiledStatement C(K, StmtIdx, D);
+  std::vector<long> R;
+  atPoints(
+      C, OutputPoints, [&](long *E) { R.push_back(C.writeOffset(E)); },
+      [&] { R.push_back(-1); });
+  return R;
+}
+
+std::vector<std::vector<long>> sampleOutputPoints(const Kernel &K,
+                                                  const HostData &D,
+                                                  unsigned StmtIdx,
+                                                  size_t Count, uint64_t Seed) {
+  CompiledStatement C(K, StmtIdx, D);
+  const std::vector<unsigned> &Out = C.statement().OutputIndices;
+  // Reservoir sampling: after n points, each is kept with probability
+  // Count / n; the kept ones are then put back in iteration order.
+  std::vector<std::pair<uint64_t, std::vector<long>>> Kept;
+  uint64_t Seen = 0;
+  SplitMix64 Rng(Seed);
+  std::vector<long> Env = C.environment();
+  long *E = Env.data();
+  C.outputs().forEach(E, [&] {
+    uint64_t Slot = Kept.size() < Count ? Kept.size() : Rng.below(Seen + 1);
+    ++Seen;
+    if (Slot >= Count)
+      return;
+    std::vector<long> P;
+    for (unsigned I : Out)
+      P.push_back(E[I]);
+    if (Slot == Kept.size())
+      Kept.emplace_back(Seen, std::move(P));
+    else
+      Kept[Slot] = {Seen, std::move(P)};
+  });
+  std::sort(Kept.begin(), Kept.end());
+  std::vector<std::vector<long>> R;
+  for (auto &KP : Kept)
+    R.push_back(std::move(KP.second));
+  return R;
+}
+
+} // namespace loopy

@@ -1,0 +1,103 @@
+//===- LoopNest.h - Executable loops over an isl set ------------*- C++ -*-===//
+//
+// A LoopNest visits every integer point of a set, in lexicographic order,
+// through the loops, guards and bounds isl's AST generator computed for
+// it: no bound is derived by hand, so triangles, strides, unions and
+// non-divisible extents come out as isl says. The set's parameters are
+// variables of the environment (the indices fixed by an enclosing loop),
+// so one nest serves every value they take.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_LIB_INTERP_LOOPNEST_H
+#define LOOPY_LIB_INTERP_LOOPNEST_H
+
+#include "IntExpr.h"
+
+#include <isl/cpp.h>
+
+#include <vector>
+
+namespace loopy::interp {
+
+class LoopNest {
+public:
+  LoopNest() = default;
+  /// Loops over \p S [p...] -> { [x0, ..., xk] }, whose parameters are named
+  /// variables of \p Slots. At each point, dimension d's value is stored in
+  /// slot \p DimSlots[d]. The loop iterators get new slots in \p Slots.
+  LoopNest(const isl::set &S, const std::vector<unsigned> &DimSlots,
+           SlotMap &Slots);
+
+  /// Calls \p F() once per point of the set, for the parameter values in
+  /// \p Env, with the point's coordinates stored in their slots of \p Env.
+  template <class Fn> void forEach(long *Env, Fn &&F) const {
+    if (!Nodes.empty())
+      run(0, Env, F);
+  }
+
+private:
+  enum class Kind { For, If, Block, User };
+  struct Node {
+    Kind K = Kind::Block;
+    /// For: the iterator's slot, its initial value, inclusive upper bound
+    /// (when the condition is one) or condition, and increment. If: the
+    /// condition.
+    unsigned Slot = 0;
+    IntExpr Init, Cond, Inc;
+    bool HasUpper = false;
+    /// For: the body. If: then and, when HasElse, else. Block: children.
+    std::vector<unsigned> Kids;
+    bool HasElse = false;
+    /// User: the value of each dimension, into slot Assign[d].first.
+    std::vector<std::pair<unsigned, IntExpr>> Assign;
+  };
+
+  /// Appends the nodes of \p N (borrowed) and returns the index of its root.
+  unsigned compile(isl_ast_node *N, const std::vector<unsigned> &DimSlots,
+                   const SlotMap &Slots);
+  /// The same for a node it frees.
+  unsigned compileOwned(isl_ast_node *N,
+                        const std::vector<unsigned> &DimSlots,
+                        const SlotMap &Slots);
+  void compileFor(isl_ast_node *N, Node &Out, const SlotMap &Slots);
+
+  template <class Fn> void run(unsigned I, long *Env, Fn &F) const {
+    const Node &N = Nodes[I];
+    switch (N.K) {
+    case Kind::For: {
+      long Inc = N.Inc.eval(Env);
+      long &It = Env[N.Slot];
+      if (N.HasUpper) {
+        long Hi = N.Cond.eval(Env);
+        for (It = N.Init.eval(Env); It <= Hi; It += Inc)
+          run(N.Kids[0], Env, F);
+      } else {
+        for (It = N.Init.eval(Env); N.Cond.eval(Env); It += Inc)
+          run(N.Kids[0], Env, F);
+      }
+      return;
+    }
+    case Kind::If:
+      if (N.Cond.eval(Env))
+        run(N.Kids[0], Env, F);
+      else if (N.HasElse)
+        run(N.Kids[1], Env, F);
+      return;
+    case Kind::Block:
+      for (unsigned K : N.Kids)
+        run(K, Env, F);
+      return;
+    case Kind::User:
+      for (const auto &[Slot, E] : N.Assign)
+        Env[Slot] = E.eval(Env);
+      F();
+      return;
+    }
+  }
+
+  std::vector<Node> Nodes;
+};
+
+} // namespace loopy::interp
+
+#endif
