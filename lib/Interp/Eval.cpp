@@ -144,7 +144,9 @@ Value binary(BinaryOp Op, DType T, DType OpT, Value A, Value B) {
   return A;
 }
 
-double mathF64(MathFn Fn, const double *X) {
+/// \p Fn in the precision of \p T: the float overloads of <cmath> for f32.
+template <class T> T mathFloat(MathFn Fn, const T *X) {
+  static_assert(std::is_same_v<decltype(std::pow(X[0], X[1])), T>);
   switch (Fn) {
   case MathFn::Sqrt:
     return std::sqrt(X[0]);
@@ -172,34 +174,6 @@ double mathF64(MathFn Fn, const double *X) {
   return X[0];
 }
 
-float mathF32(MathFn Fn, const float *X) {
-  switch (Fn) {
-  case MathFn::Sqrt:
-    return sqrtf(X[0]);
-  case MathFn::Exp:
-    return expf(X[0]);
-  case MathFn::Log:
-    return logf(X[0]);
-  case MathFn::Sin:
-    return sinf(X[0]);
-  case MathFn::Cos:
-    return cosf(X[0]);
-  case MathFn::Tanh:
-    return tanhf(X[0]);
-  case MathFn::Abs:
-    return fabsf(X[0]);
-  case MathFn::Pow:
-    return powf(X[0], X[1]);
-  case MathFn::Fma:
-    return fmaf(X[0], X[1], X[2]);
-  case MathFn::Min:
-    return fminf(X[0], X[1]);
-  case MathFn::Max:
-    return fmaxf(X[0], X[1]);
-  }
-  return X[0];
-}
-
 int64_t mathInt(MathFn Fn, const int64_t *X) {
   switch (Fn) {
   case MathFn::Abs:
@@ -221,11 +195,11 @@ Value call(const ValueNode &N, long *Env) {
   if (N.Type == DType::F32) {
     float X[3] = {static_cast<float>(Args[0].F), static_cast<float>(Args[1].F),
                   static_cast<float>(Args[2].F)};
-    return floatValue(N.Type, mathF32(Fn, X));
+    return floatValue(N.Type, mathFloat(Fn, X));
   }
   if (N.Type == DType::F64) {
     double X[3] = {Args[0].F, Args[1].F, Args[2].F};
-    return floatValue(N.Type, mathF64(Fn, X));
+    return floatValue(N.Type, mathFloat(Fn, X));
   }
   int64_t X[3] = {Args[0].I, Args[1].I, Args[2].I};
   return intValue(N.Type, mathInt(Fn, X));

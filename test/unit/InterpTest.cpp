@@ -187,6 +187,30 @@ kernel casts(n: index; d: in f64[n], y: out f32[n], q: out i32[n],
   }
 }
 
+TEST(Interp, MathFunctionsWorkInTheTypesPrecision) {
+  auto K = buildKernel(R"(
+kernel math(n: index; x: in f32[n], d: in f64[n], y: out f32[n], e: out f64[n]) {
+  domain { [i] : 0 <= i < n }
+  y[i] = exp(x[i]) * tanh(x[i]) + pow(abs(x[i]), 1.5) - max(x[i], 0);
+  e[i] = exp(d[i]) * tanh(d[i]) + pow(abs(d[i]), 1.5) - max(d[i], 0);
+}
+)");
+  ASSERT_TRUE(K);
+  HostData D = randomData(*K, {{"n", 50}}, 15);
+  interpret(*K, D);
+  for (long I = 0; I < 50; ++I) {
+    float X = at(D.array("x"), {I});
+    float Y = expf(X) * tanhf(X);
+    Y = Y + powf(fabsf(X), 1.5f);
+    Y = Y - fmaxf(X, 0.0f);
+    EXPECT_EQ(at(D.array("y"), {I}), Y) << "y[" << I << "]";
+    double Dv = at(D.array("d"), {I});
+    EXPECT_EQ(at(D.array("e"), {I}), std::exp(Dv) * std::tanh(Dv) +
+                                         std::pow(std::fabs(Dv), 1.5) -
+                                         std::fmax(Dv, 0.0));
+  }
+}
+
 TEST(Interp, LiteralsTakeTheTypeTheyMeet) {
   auto K = buildKernel(R"(
 kernel literals(n: index; y: out f32[n], z: out i32[n], w: out f64[n]) {
