@@ -18,3 +18,5 @@ config.substitutions.append(("FileCheck", config.filecheck))
 # never be satisfied by a crash.
 config.substitutions.append(("not ", config.llvm_not + " "))
 config.environment["LC_ALL"] = "C"
+# PoCL keeps its builds of --check=opencl programs inside the build tree.
+config.environment["POCL_CACHE_DIR"] = os.path.join(config.loopy_obj_root, "pocl-cache")

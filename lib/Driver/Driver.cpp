@@ -22,6 +22,8 @@ std::optional<EmitKind> parseEmitKind(const std::string &S) {
     return EmitKind::IR;
   if (S == "cuda")
     return EmitKind::CUDA;
+  if (S == "opencl")
+    return EmitKind::OpenCL;
   if (S == "ptx")
     return EmitKind::PTX;
   if (S == "variants")
@@ -126,7 +128,7 @@ int runCompiler(const CompileOptions &Opts, std::ostream &Out,
     if (Diags.hasErrors())
       return 1;
 
-    if (Opts.Emit != EmitKind::IR || Opts.CheckNvrtc) {
+    if (Opts.Emit != EmitKind::IR || (Opts.CheckNvrtc || Opts.CheckOpenCL)) {
       std::string Code;
       KernelSource Src{SM.name(), SM.text(), SO};
       int Status = emitDeviceCode(Kernels, Src, Opts, Code, Diags);
@@ -140,7 +142,7 @@ int runCompiler(const CompileOptions &Opts, std::ostream &Out,
                   "--emit=cuda, --emit=ptx or --emit=json");
       return 1;
     }
-    if (Opts.Emit == EmitKind::IR && !Opts.CheckNvrtc)
+    if (Opts.Emit == EmitKind::IR && !(Opts.CheckNvrtc || Opts.CheckOpenCL))
       for (const Kernel &K : Kernels)
         printKernel(Result, K);
   } catch (TooManyErrors &) {

@@ -3,6 +3,7 @@
 
 #include "loopy/CodeGen/Lower.h"
 #include "loopy/CodeGen/Printer.h"
+#include "loopy/Driver/CheckOpenCL.h"
 #include "loopy/Driver/ParallelLower.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Runtime/Nvrtc.h"
@@ -173,8 +174,9 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
                    const KernelSource &Src, const CompileOptions &Opts,
                    std::string &Out, DiagnosticEngine &Diags) {
   std::ostringstream OS;
-  if (Opts.CheckNvrtc) {
-    int Status = checkNvrtc(Kernels, Src, Opts, OS, Diags);
+  if (Opts.CheckNvrtc || Opts.CheckOpenCL) {
+    int Status = Opts.CheckOpenCL ? checkOpenCL(Kernels, Src, Opts, OS, Diags)
+                                  : checkNvrtc(Kernels, Src, Opts, OS, Diags);
     Out += OS.str();
     return Status;
   }
@@ -225,7 +227,9 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
         }
         OS << "// ===== variant " << I << ": " << Vs[I].Name << "\n";
         OS << (Opts.Emit == EmitKind::JSON ? programJson(*P, Vs[I])
-                                           : printProgram(*P, Dialect::CUDA));
+               : Opts.Emit == EmitKind::OpenCL
+                   ? printProgram(*P, Dialect::OpenCL)
+                   : printProgram(*P, Dialect::CUDA));
       }
       continue;
     }
@@ -246,6 +250,10 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
     }
     if (Opts.Emit == EmitKind::JSON) {
       OS << programJson(*P, *V);
+      continue;
+    }
+    if (Opts.Emit == EmitKind::OpenCL) {
+      OS << printProgram(*P, Dialect::OpenCL);
       continue;
     }
     std::string Cuda = printProgram(*P, Dialect::CUDA);

@@ -38,7 +38,7 @@ int run(int argc, char **argv) {
   Options.add_options()
       ("o,output", "write the output to FILE instead of standard output",
        cxxopts::value<std::string>(), "FILE")
-      ("emit", "what to produce: ir, cuda, ptx, variants or json",
+      ("emit", "what to produce: ir, cuda, opencl, ptx, variants or json",
        cxxopts::value<std::string>()->default_value("ir"), "KIND")
       ("D,define", "fix the index parameter NAME to VALUE (repeatable)",
        cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
@@ -46,10 +46,22 @@ int run(int argc, char **argv) {
        cxxopts::value<std::string>(), "SCHEDULE")
       ("all-variants", "emit or check every variant of each kernel",
        cxxopts::value<bool>()->default_value("false"))
-      ("check", "nvrtc: compile sampled variants with NVRTC and report",
+      ("check", "nvrtc: compile sampled variants with NVRTC; opencl: run them "
+                "on PoCL and compare with the reference interpreter",
        cxxopts::value<std::string>(), "WHAT")
       ("sample", "with --check: variants per kernel (0: all)",
        cxxopts::value<long>()->default_value("200"), "N")
+      ("param", "with --check=opencl: run with index parameter NAME = VALUE, "
+                "kept a kernel argument (repeatable)",
+       cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
+      ("all-params", "with --check=opencl: every index parameter not given "
+                     "with -D or --param takes VALUE",
+       cxxopts::value<long>(), "VALUE")
+      ("seed", "seed of the random inputs of runs",
+       cxxopts::value<unsigned long>()->default_value("1"), "N")
+      ("plant", "testing the checker: damage every variant first "
+                "(drop-barrier or skip-first-iteration)",
+       cxxopts::value<std::string>(), "BUG")
       ("arch", "GPU architecture for --emit=ptx and --check=nvrtc",
        cxxopts::value<std::string>()->default_value("sm_90"), "SM")
       ("min-threads", "planner: at least this many threads per block",
@@ -103,7 +115,7 @@ int run(int argc, char **argv) {
   auto Kind = loopy::parseEmitKind(Emit);
   if (!Kind) {
     std::cerr << "loopyc: error: unknown --emit value '" << Emit
-              << "'; expected ir, cuda, ptx, variants or json\n";
+              << "'; expected ir, cuda, opencl, ptx, variants or json\n";
     return 1;
   }
   Opts.Emit = *Kind;
@@ -127,30 +139,59 @@ int run(int argc, char **argv) {
   }
   if (R.count("check")) {
     std::string C = R["check"].as<std::string>();
-    if (C != "nvrtc") {
+    if (C == "nvrtc") {
+      Opts.CheckNvrtc = true;
+    } else if (C == "opencl") {
+      Opts.CheckOpenCL = true;
+    } else {
       std::cerr << "loopyc: error: unknown --check value '" << C
-                << "'; expected nvrtc\n";
+                << "'; expected nvrtc or opencl\n";
       return 1;
     }
-    Opts.CheckNvrtc = true;
   }
   Opts.Sample = R["sample"].as<long>();
+  Opts.Seed = R["seed"].as<unsigned long>();
+  if (R.count("all-params"))
+    Opts.AllParams = R["all-params"].as<long>();
+  if (R.count("plant")) {
+    Opts.Plant = R["plant"].as<std::string>();
+    if (Opts.Plant != "drop-barrier" && Opts.Plant != "skip-first-iteration") {
+      std::cerr << "loopyc: error: unknown --plant value '" << Opts.Plant
+                << "'; expected drop-barrier or skip-first-iteration\n";
+      return 1;
+    }
+  }
   Opts.MinThreads = R["min-threads"].as<long>();
   Opts.MinBlocks = R["min-blocks"].as<long>();
-  if (R.count("define"))
-    for (const std::string &D : R["define"].as<std::vector<std::string>>()) {
+  // -D NAME=VALUE and --param NAME=VALUE: one value per name.
+  auto Values = [&](const char *Opt, const char *Flag,
+                    std::map<std::string, long> &Into) {
+    if (!R.count(Opt))
+      return true;
+    for (const std::string &D : R[Opt].as<std::vector<std::string>>()) {
       std::pair<std::string, long> P;
       if (!parseDefine(D, P)) {
-        std::cerr << "loopyc: error: malformed -D '" << D
-                  << "'; expected NAME=INTEGER, such as -D n=1024\n";
-        return 1;
+        std::cerr << "loopyc: error: malformed " << Flag << " '" << D
+                  << "'; expected NAME=INTEGER, such as " << Flag << " n=1024\n";
+        return false;
       }
-      if (Opts.Defines.count(P.first) && Opts.Defines[P.first] != P.second) {
-        std::cerr << "loopyc: error: -D " << P.first
+      if (Into.count(P.first) && Into[P.first] != P.second) {
+        std::cerr << "loopyc: error: " << Flag << " " << P.first
                   << " is given twice with different values\n";
-        return 1;
+        return false;
       }
-      Opts.Defines[P.first] = P.second;
+      Into[P.first] = P.second;
+    }
+    return true;
+  };
+  if (!Values("define", "-D", Opts.Defines) ||
+      !Values("param", "--param", Opts.RunParams))
+    return 1;
+  for (auto &[Name, V] : Opts.RunParams)
+    if (Opts.Defines.count(Name)) {
+      std::cerr << "loopyc: error: " << Name
+                << " is given both with -D and with --param; use one\n";
+      return 1;
     }
   return loopy::runCompiler(Opts, std::cout, std::cerr);
 }

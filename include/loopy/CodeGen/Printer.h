@@ -20,6 +20,11 @@ enum class Dialect { CUDA, OpenCL };
 /// statement.
 std::string printProgram(const device::DeviceProgram &P, Dialect D);
 
+/// The pieces of printProgram, for sources that hold several programs: the
+/// prelude (types and helpers, once per source) and the kernel functions.
+std::string printPrelude(Dialect D);
+std::string printKernels(const device::DeviceProgram &P, Dialect D);
+
 } // namespace loopy
 
 #endif

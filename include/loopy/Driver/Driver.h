@@ -16,7 +16,7 @@
 
 namespace loopy {
 
-enum class EmitKind { IR, CUDA, PTX, Variants, JSON };
+enum class EmitKind { IR, CUDA, OpenCL, PTX, Variants, JSON };
 
 /// Parses an --emit value; nullopt if unknown.
 std::optional<EmitKind> parseEmitKind(const std::string &S);
@@ -34,7 +34,19 @@ struct CompileOptions {
   /// --check=nvrtc: compile this many variants per kernel (evenly spread
   /// over the ranking, the first included; 0 for all) instead of emitting.
   bool CheckNvrtc = false;
+  /// --check=opencl: run sampled variants on PoCL against the interpreter.
+  bool CheckOpenCL = false;
   long Sample = 200;
+  /// Values of index parameters for runs (--check=opencl) that stay kernel
+  /// arguments in the generated code (-D values become constants).
+  std::map<std::string, long> RunParams;
+  /// The value of every index parameter neither fixed nor in RunParams.
+  std::optional<long> AllParams;
+  /// Seed of the random inputs of runs.
+  unsigned long Seed = 1;
+  /// Damage each variant before running it (drop-barrier,
+  /// skip-first-iteration): shows that the check catches such bugs.
+  std::string Plant;
   /// Target of --emit=ptx.
   std::string Arch = "sm_90";
   /// Planner constraints: threads per block at least, blocks at least.

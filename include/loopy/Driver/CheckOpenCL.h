@@ -1,0 +1,37 @@
+//===- CheckOpenCL.h - Running every variant on the CPU ---------*- C++ -*-===//
+//
+// --check=opencl: each selected variant is lowered, printed as OpenCL C,
+// built and run on PoCL on random inputs with poisoned outputs, and its
+// outputs compared with the reference interpreter's. One line per variant
+// and a summary line "N passed, M failed".
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_DRIVER_CHECKOPENCL_H
+#define LOOPY_DRIVER_CHECKOPENCL_H
+
+#include "loopy/Driver/Driver.h"
+#include "loopy/Driver/ParallelLower.h"
+#include "loopy/Planner/Planner.h"
+#include "loopy/Support/Diagnostics.h"
+
+#include <iosfwd>
+#include <vector>
+
+namespace loopy {
+
+/// Returns the exit status: 0 if every variant passed, 1 otherwise.
+int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
+                const CompileOptions &Opts, std::ostream &OS,
+                DiagnosticEngine &Diags);
+
+/// Positions of the variants a check runs: the one --variant names, all of
+/// them with --all-variants, else up to \p Opts.Sample of them: the first
+/// of every distinct reduction strategy and prefetch combination (in rank
+/// order), the best ranked, then variants spread evenly over the ranking.
+/// Sorted ascending.
+std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &Vs,
+                                   const CompileOptions &Opts);
+
+} // namespace loopy
+
+#endif

@@ -1,0 +1,49 @@
+//===- Launch.cpp - Launch dimensions of a lowered kernel -----------------===//
+#include "loopy/CodeGen/Launch.h"
+
+#include <isl/aff.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <stdexcept>
+
+namespace loopy {
+
+static long evaluate(isl::ctx Ctx, const std::string &Text,
+                     const std::map<std::string, long> &Params) {
+  isl_pw_aff *PA = isl_pw_aff_read_from_str(Ctx.get(), Text.c_str());
+  if (!PA)
+    throw std::invalid_argument("malformed grid " + Text);
+  // Restrict to the single point of the parameter values.
+  isl_space *Sp = isl_space_params(isl_pw_aff_get_space(PA));
+  isl_set *At = isl_set_universe(isl_space_copy(Sp));
+  for (int P = 0, N = isl_space_dim(Sp, isl_dim_param); P < N; ++P) {
+    std::string Name = isl_space_get_dim_name(Sp, isl_dim_param, P);
+    auto It = Params.find(Name);
+    if (It == Params.end()) {
+      isl_space_free(Sp);
+      isl_set_free(At);
+      isl_pw_aff_free(PA);
+      throw std::invalid_argument("the grid needs a value for " + Name);
+    }
+    At = isl_set_fix_si(At, isl_dim_param, P, It->second);
+  }
+  isl_space_free(Sp);
+  PA = isl_pw_aff_intersect_params(PA, At);
+  isl_val *V = isl_pw_aff_max_val(PA);
+  long R = 0; // no piece covers the values: nothing to launch
+  if (V && isl_val_is_int(V) == isl_bool_true)
+    R = isl_val_get_num_si(V);
+  isl_val_free(V);
+  return R < 0 ? 0 : R;
+}
+
+std::array<long, 3> launchGrid(isl::ctx Ctx, const device::DeviceKernel &K,
+                               const std::map<std::string, long> &Params) {
+  std::array<long, 3> G;
+  for (int A = 0; A < 3; ++A)
+    G[A] = K.GridIsl[A] == "1" ? 1 : evaluate(Ctx, K.GridIsl[A], Params);
+  return G;
+}
+
+} // namespace loopy

@@ -1,0 +1,358 @@
+//===- CheckOpenCL.cpp - Running every variant on the CPU -----------------===//
+#include "loopy/Driver/CheckOpenCL.h"
+
+#include "loopy/CodeGen/Launch.h"
+#include "loopy/CodeGen/Printer.h"
+#include "loopy/Interp/Compare.h"
+#include "loopy/Interp/Fill.h"
+#include "loopy/Interp/Interpreter.h"
+#include "loopy/Runtime/OpenCL.h"
+#include "loopy/Support/Isl.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace loopy {
+
+using namespace device;
+
+/// The reduction strategy of every reduction index and the staged reads of
+/// each statement: variants that share it exercise the same code paths.
+static std::string strategyKey(const Kernel &K, const Variant &V) {
+  std::string Key;
+  for (size_t I = 0; I < V.Schedules.size(); ++I) {
+    const Schedule &Sch = V.Schedules[I];
+    const Statement &S = K.Stmts[I];
+    Key += "|";
+    for (unsigned R : S.ReductionIndices) {
+      const IndexMap *M = Sch.find(R);
+      Key += M ? std::to_string(static_cast<int>(M->K)) : "-";
+    }
+    Key += "/";
+    for (unsigned P : Sch.Prefetch)
+      Key += std::to_string(P) + ",";
+  }
+  return Key;
+}
+
+std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &Vs,
+                                   const CompileOptions &Opts) {
+  std::set<size_t> Pick;
+  size_t N = Vs.size();
+  if (Opts.AllVariants || Opts.Sample <= 0 || static_cast<size_t>(Opts.Sample) >= N) {
+    for (size_t I = 0; I < N; ++I)
+      Pick.insert(I);
+  } else {
+    std::set<std::string> Seen;
+    for (size_t I = 0; I < N; ++I)
+      if (Seen.insert(strategyKey(K, Vs[I])).second)
+        Pick.insert(I);
+    Pick.insert(0);
+    size_t Want = std::max<size_t>(Opts.Sample, Pick.size());
+    // Evenly spread over the ranking until the sample is full.
+    for (size_t Step = 0; Pick.size() < Want && Step < Want; ++Step)
+      Pick.insert(static_cast<size_t>(Step * (double)N / Want));
+    for (size_t I = 0; Pick.size() < Want && I < N; ++I)
+      Pick.insert(I);
+  }
+  return {Pick.begin(), Pick.end()};
+}
+
+/// Debugging aid for the check itself: damages the lowered code so that a
+/// run must fail. Returns false if the program has nothing to damage.
+static bool plant(DeviceProgram &P, const std::string &What) {
+  std::function<bool(NodeList &)> Walk = [&](NodeList &L) -> bool {
+    for (size_t I = 0; I < L.size(); ++I) {
+      Node &N = *L[I];
+      if (What == "drop-barrier" && N.K == Node::Kind::Barrier) {
+        L.erase(L.begin() + I);
+        return true;
+      }
+      if (What == "skip-first-iteration" && N.K == Node::Kind::For) {
+        N.Cond = "(" + N.Cond + ") && " + N.Iter + " != " + N.Init;
+        return true;
+      }
+      if (Walk(N.Body) || Walk(N.Else))
+        return true;
+    }
+    return false;
+  };
+  for (DeviceKernel &K : P.Kernels)
+    if (Walk(K.Body))
+      return true;
+  return false;
+}
+
+namespace {
+
+/// One variant's run: the outcome and the line to print.
+struct Outcome {
+  bool Ok = false;
+  std::string Line;
+};
+
+class Runner {
+public:
+  Runner(const Kernel &K, const cl::Device &Dev, const HostData &Inputs,
+         const HostData &Reference)
+      : K(K), Dev(Dev), Inputs(Inputs), Reference(Reference) {}
+
+  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares.
+  std::string run(const DeviceProgram &P, const cl::Program &Prog,
+                  isl::ctx Ctx);
+
+private:
+  const Kernel &K;
+  const cl::Device &Dev;
+  const HostData &Inputs;
+  const HostData &Reference;
+};
+
+std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
+                        isl::ctx Ctx) {
+  HostData Run = Inputs; // outputs poisoned
+  std::map<std::string, cl::Buffer> Bufs;
+  for (auto &[Name, A] : Run.Arrays) {
+    cl::Buffer B = Dev.allocate(A.byteSize());
+    Dev.write(B, A.data(), A.byteSize());
+    Bufs.emplace(Name, std::move(B));
+  }
+  for (const DeviceKernel &DK : P.Kernels) {
+    std::array<long, 3> Grid = launchGrid(Ctx, DK, Run.Params);
+    if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
+      continue;
+    std::vector<cl::Arg> Args;
+    for (const KernelParam &KP : DK.Params) {
+      switch (KP.K) {
+      case KernelParam::Kind::Index:
+        Args.push_back(cl::Arg::value<int64_t>(Run.Params.at(KP.Name)));
+        break;
+      case KernelParam::Kind::Scalar: {
+        const HostScalar &S = Run.Scalars.at(KP.Name);
+        switch (KP.Type) {
+        case DType::F32:
+          Args.push_back(cl::Arg::value<float>(static_cast<float>(S.Float)));
+          break;
+        case DType::F64:
+          Args.push_back(cl::Arg::value<double>(S.Float));
+          break;
+        case DType::I32:
+          Args.push_back(cl::Arg::value<int32_t>(static_cast<int32_t>(S.Int)));
+          break;
+        default:
+          Args.push_back(cl::Arg::value<int64_t>(S.Int));
+          break;
+        }
+        break;
+      }
+      case KernelParam::Kind::InArray:
+      case KernelParam::Kind::OutArray:
+        Args.push_back(cl::Arg::buffer(Bufs.at(KP.Name)));
+        break;
+      }
+    }
+    size_t Groups[3], Local[3];
+    for (int A = 0; A < 3; ++A) {
+      Groups[A] = Grid[A];
+      Local[A] = DK.BlockDim[A];
+    }
+    Dev.launch(Prog, DK.Name, Args, Groups, Local);
+  }
+  for (const Argument &A : K.Args)
+    if (A.isArray() && A.Mode != ArgMode::In) {
+      HostArray &H = Run.array(A.Name);
+      Dev.read(Bufs.at(A.Name), H.data(), H.byteSize());
+    }
+  Comparison C = compareOutputs(K, Reference, Run);
+  if (C.Ok) {
+    std::ostringstream OS;
+    double Worst = 0;
+    for (const ArrayComparison &A : C.Arrays)
+      Worst = std::max(Worst, A.RelativeL2);
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.2g", Worst);
+    return std::string("relative error ") + Buf;
+  }
+  throw std::runtime_error(C.message());
+}
+
+} // namespace
+
+int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
+                const CompileOptions &Opts, std::ostream &OS,
+                DiagnosticEngine &Diags) {
+  std::unique_ptr<cl::Device> Dev;
+  try {
+    Dev = std::make_unique<cl::Device>();
+  } catch (cl::OpenCLError &E) {
+    Diags.error(std::string("--check=opencl: ") + E.what());
+    return 1;
+  }
+  OS << "# OpenCL device: " << Dev->description() << "\n";
+  OS << "# seed " << Opts.Seed << "\n";
+  // Parameters fixed in the code (-D) are part of the kernel; the others
+  // are bound per kernel below.
+  PlannerOptions PO;
+  PO.MinThreads = Opts.MinThreads;
+  PO.MinBlocks = Opts.MinBlocks;
+  unsigned Passed = 0, Failed = 0;
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const Kernel &K = Kernels[KI];
+    if (K.Stmts.empty())
+      continue;
+    // Every index parameter needs a value: fixed (-D) or given (--param).
+    ParamValues Params = Opts.RunParams;
+    std::string Missing;
+    for (const std::string &P : K.ParamNames)
+      if (!K.Fixed.count(P) && !Params.count(P)) {
+        if (Opts.AllParams)
+          Params[P] = *Opts.AllParams;
+        else
+          Missing += (Missing.empty() ? "" : ", ") + P;
+      }
+    if (!Missing.empty()) {
+      Diags.error(K.Loc, "--check=opencl runs kernel " + quote(K.Name) +
+                             " and needs a value for " + Missing +
+                             "; give one with -D NAME=VALUE (a constant in the "
+                             "code) or --param NAME=VALUE (a kernel argument)");
+      return 1;
+    }
+    std::string Error;
+    auto Data = makeHostData(K, Params, Error);
+    if (!Data) {
+      Diags.error(K.Loc, "cannot run kernel " + quote(K.Name) + ": " + Error);
+      return 1;
+    }
+    fillRandom(K, *Data, Opts.Seed);
+    HostData Reference = *Data;
+    interpret(K, Reference);
+
+    std::vector<Variant> Vs = planKernel(K, PO, Error);
+    if (Vs.empty()) {
+      Diags.error(K.Loc, "cannot schedule kernel " + quote(K.Name) + ": " + Error);
+      return 1;
+    }
+    std::vector<size_t> Pick;
+    if (!Opts.Variant.empty()) {
+      auto V = findVariant(K, Vs, Opts.Variant, Error);
+      if (!V) {
+        Diags.error("--variant=" + Opts.Variant + ": " + Error);
+        return 1;
+      }
+      for (size_t I = 0; I < Vs.size(); ++I)
+        if (Vs[I].Name == V->Name)
+          Pick.push_back(I);
+      if (Pick.empty()) { // a legal schedule the planner did not list
+        Vs.push_back(*V);
+        Pick.push_back(Vs.size() - 1);
+      }
+    } else {
+      Pick = selectVariants(K, Vs, Opts);
+    }
+    auto Start = std::chrono::steady_clock::now();
+    std::vector<LoweredVariant> Lowered = lowerInParallel(Src, KI, Vs, Pick);
+    std::vector<Outcome> Results(Pick.size());
+    // Programs are built in batches: one OpenCL program holds the kernels
+    // of several variants (renamed apart), which PoCL builds in little more
+    // time than one. A batch that fails to build is retried one variant at
+    // a time, so that the failure is reported against its variant.
+    std::vector<std::vector<size_t>> Batches(1);
+    for (size_t I = 0; I < Pick.size(); ++I) {
+      Outcome &O = Results[I];
+      if (!Lowered[I].Program) {
+        O.Line = "lowering failed: " + Lowered[I].Error;
+        continue;
+      }
+      DeviceProgram &P = *Lowered[I].Program;
+      if (!Opts.Plant.empty() && !plant(P, Opts.Plant)) {
+        O.Ok = true;
+        O.Line = "nothing to plant " + Opts.Plant + " in";
+        continue;
+      }
+      for (DeviceKernel &DK : P.Kernels)
+        DK.Name += "_v" + std::to_string(Pick[I]);
+      if (Batches.back().size() == 16)
+        Batches.emplace_back();
+      Batches.back().push_back(I);
+    }
+    std::atomic<size_t> Next = 0;
+    Runner R(K, *Dev, *Data, Reference);
+    auto Work = [&] {
+      IslContext Isl; // grid evaluation, per thread
+      auto Build = [&](const std::vector<size_t> &Members) {
+        std::string Source = printPrelude(Dialect::OpenCL);
+        for (size_t I : Members)
+          Source += printKernels(*Lowered[I].Program, Dialect::OpenCL);
+        // The check is about results, not speed: unoptimised code builds
+        // four times faster on PoCL.
+        return Dev->build(Source, "-w -cl-opt-disable");
+      };
+      auto RunOne = [&](size_t I, const cl::Program &Prog) {
+        try {
+          Results[I].Line = R.run(*Lowered[I].Program, Prog, Isl.get());
+          Results[I].Ok = true;
+        } catch (std::exception &E) {
+          Results[I].Line = E.what();
+        }
+      };
+      for (size_t B; (B = Next++) < Batches.size();) {
+        const std::vector<size_t> &Members = Batches[B];
+        if (Members.empty())
+          continue;
+        std::optional<cl::Program> Prog;
+        try {
+          Prog.emplace(Build(Members));
+        } catch (cl::OpenCLError &) {
+        }
+        for (size_t I : Members) {
+          if (Prog) {
+            RunOne(I, *Prog);
+            continue;
+          }
+          try {
+            RunOne(I, Build({I}));
+          } catch (cl::OpenCLError &E) {
+            Results[I].Line = E.what();
+          }
+        }
+      }
+    };
+    std::vector<std::thread> Pool;
+    unsigned NT = std::max(1u, std::thread::hardware_concurrency());
+    for (unsigned T = 1; T < NT; ++T)
+      Pool.emplace_back(Work);
+    Work();
+    for (std::thread &T : Pool)
+      T.join();
+    unsigned KP = 0;
+    for (size_t I = 0; I < Pick.size(); ++I) {
+      const Outcome &O = Results[I];
+      KP += O.Ok;
+      std::string Line = O.Line;
+      std::replace(Line.begin(), Line.end(), '\n', ' ');
+      OS << (O.Ok ? "PASS " : "FAIL ") << K.Name << " #" << Pick[I] << " "
+         << Vs[Pick[I]].Name << ": " << Line << "\n";
+    }
+    double Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                Start)
+                      .count();
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.1f", Secs);
+    OS << "# " << K.Name << ": " << KP << " of " << Pick.size()
+       << " variants (of " << Vs.size() << ") match the interpreter, in " << Buf
+       << " s\n";
+    Passed += KP;
+    Failed += Pick.size() - KP;
+  }
+  OS << Passed << " passed, " << Failed << " failed\n";
+  return Failed ? 1 : 0;
+}
+
+} // namespace loopy

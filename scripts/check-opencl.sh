@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs sampled variants (200 per kernel, every reduction strategy and
+# prefetch combination among them) of every example and test kernel on
+# PoCL at two sizes, and compares each with the reference interpreter.
+# Sizes are kernel arguments (--param), so the second size reuses PoCL's
+# builds of the first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+loopyc=${LOOPYC:-build/bin/loopyc}
+sample=${LOOPY_CHECK_SAMPLE:-200}
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/build/pocl-cache}
+mkdir -p "$POCL_CACHE_DIR"
+
+# The examples and the valid kernels of test/IR (those without an expected
+# error); test/CodeGen and test/IR/matmul.loop repeat example kernels.
+files=(examples/*.loop)
+for f in test/IR/*.loop; do
+  [ "$f" = test/IR/matmul.loop ] && continue
+  grep -q "RUN: not" "$f" || files+=("$f")
+done
+
+start=$SECONDS
+passed=0 failed=0
+for f in "${files[@]}"; do
+  for size in 37 100; do
+    out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
+    summary=$(printf '%s\n' "$out" | tail -n 1)
+    if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+      passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+    else
+      failed=$((failed + 1))
+    fi
+    if [ "$status" -ne 0 ]; then
+      printf '%s at size %s:\n%s\n' "$f" "$size" "$(printf '%s\n' "$out" | grep -v '^PASS')"
+    fi
+    echo "check-opencl: $f size $size: $summary"
+  done
+done
+echo "check-opencl: $((SECONDS - start)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
