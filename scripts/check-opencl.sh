@@ -24,6 +24,12 @@ passed=0 failed=0
 for f in "${files[@]}"; do
   for size in 37 100; do
     out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
+    if [[ $out == *"violate the assumptions"* ]]; then
+      # A kernel that assumes sizes divisible by 16 runs at the nearest
+      # multiples instead.
+      size=$(( (size + 15) / 16 * 16 ))
+      out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
+    fi
     summary=$(printf '%s\n' "$out" | tail -n 1)
     if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
       passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))

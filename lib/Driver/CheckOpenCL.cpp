@@ -113,6 +113,7 @@ private:
   const cl::Device &Dev;
   const HostData &Inputs;
   const HostData &Reference;
+  std::mutex KernelIsl;
 };
 
 std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
@@ -170,7 +171,12 @@ std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
       HostArray &H = Run.array(A.Name);
       Dev.read(Bufs.at(A.Name), H.data(), H.byteSize());
     }
-  Comparison C = compareOutputs(K, Reference, Run);
+  // The kernel's isl objects belong to one context, which one thread at a
+  // time may use.
+  Comparison C = [&] {
+    std::lock_guard<std::mutex> L(KernelIsl);
+    return compareOutputs(K, Reference, Run);
+  }();
   if (C.Ok) {
     std::ostringstream OS;
     double Worst = 0;
