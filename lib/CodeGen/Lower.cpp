@@ -356,35 +356,19 @@ bool Lowering::buildDomains(std::string &Error) {
     D = isl_set_set_dim_name(D, isl_dim_set, NIdx + R, RegNames[R].c_str());
   isl::set E = isl::manage(D).intersect_params(Context);
 
-  for (unsigned R = 0; R < GridMaps.size(); ++R) {
-    const IndexMap &M = *GridMaps[R];
-    unsigned O = tuplePos(M.Index), U = NIdx + R;
-    int A = static_cast<int>(M.Ax);
-    unsigned B = paramPos(E, BlockId[A]), T = paramPos(E, ThreadId[A]);
+  for (const IndexMap *M : GridMaps) {
     // Every point of the index must lie in some block: o >= 0.
-    isl::set Neg = addConstraint(E, {{isl_dim_set, O, -1}}, -1, false);
+    isl::set Neg =
+        addConstraint(E, {{isl_dim_set, (unsigned)tuplePos(M->Index), -1}}, -1,
+                      false);
     if (!Neg.is_empty()) {
-      Error = "index " + quote(K.IndexNames[M.Index]) +
+      Error = "index " + quote(K.IndexNames[M->Index]) +
               " takes negative values, which no block covers";
       return false;
     }
-    long Bt = M.blockTile();
-    // contiguous: o = B*b + Ilp*t + u;  strided: o = B*b + T*u + t
-    long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
-    E = addConstraint(E,
-                      {{isl_dim_set, O, 1},
-                       {isl_dim_param, B, -Bt},
-                       {isl_dim_param, T, -TC},
-                       {isl_dim_set, U, -UC}},
-                      0, true);
-    E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
-    E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
   }
-  for (unsigned I = 0; I < SeqOutputs.size(); ++I)
-    E = addConstraint(E,
-                      {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
-                       {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
-                      0, true);
+  // contiguous: o = B*b + Ilp*t + u;  strided: o = B*b + T*u + t
+  E = E.intersect(frame(E.get_space(), Piece::Update));
   // Init and Write: the output indices and registers. A block-parallel
   // reduction's threads each hold partial results, so every one of them
   // initialises; only thread 0 of the reduction axis writes.

@@ -330,13 +330,7 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
         }
       }
     };
-    std::vector<std::thread> Pool;
-    unsigned NT = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned T = 1; T < NT; ++T)
-      Pool.emplace_back(Work);
-    Work();
-    for (std::thread &T : Pool)
-      T.join();
+    runOnWorkers(0, Work);
     unsigned KP = 0;
     for (size_t I = 0; I < Pick.size(); ++I) {
       const Outcome &O = Results[I];

@@ -146,12 +146,7 @@ static int checkNvrtc(const std::vector<Kernel> &Kernels,
           Problems[I] = "NVRTC: " + R.Log.substr(0, R.Log.find('\n'));
       }
     };
-    std::vector<std::thread> Pool;
-    unsigned NT = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned T = 0; T < NT; ++T)
-      Pool.emplace_back(Work);
-    for (std::thread &T : Pool)
-      T.join();
+    runOnWorkers(0, Work);
     unsigned KP = 0;
     for (size_t I = 0; I < Pick.size(); ++I) {
       if (Problems[I].empty()) {

@@ -12,6 +12,17 @@
 
 namespace loopy {
 
+void runOnWorkers(unsigned Threads, const std::function<void()> &Work) {
+  if (Threads == 0)
+    Threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < Threads; ++T)
+    Pool.emplace_back(Work);
+  Work();
+  for (std::thread &T : Pool)
+    T.join();
+}
+
 std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
                                             size_t KernelIdx,
                                             const std::vector<Variant> &Vs,
@@ -53,12 +64,7 @@ std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
       }
     }
   };
-  std::vector<std::thread> Pool;
-  for (unsigned T = 1; T < Threads; ++T)
-    Pool.emplace_back(Work);
-  Work();
-  for (std::thread &T : Pool)
-    T.join();
+  runOnWorkers(Threads, Work);
   return Out;
 }
 

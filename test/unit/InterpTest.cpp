@@ -8,6 +8,8 @@
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
 
+#include "InterpTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,12 +17,6 @@
 
 using namespace loopy;
 
-namespace loopy::interptest {
-std::shared_ptr<const Kernel>
-buildKernel(const std::string &Text,
-            const std::map<std::string, long> &Defines = {});
-HostData randomData(const Kernel &K, const ParamValues &Params, uint64_t Seed);
-} // namespace loopy::interptest
 
 using namespace loopy::interptest;
 

@@ -5,6 +5,8 @@
 // in a shared_ptr that also owns the isl context and source it lives on.
 //
 //===----------------------------------------------------------------------===//
+#include "InterpTestSupport.h"
+
 #include "loopy/Analysis/Checks.h"
 #include "loopy/Frontend/Parser.h"
 #include "loopy/Interp/Fill.h"

@@ -14,6 +14,7 @@
 #include "loopy/Planner/Planner.h"
 #include "loopy/Sema/Sema.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,11 @@ struct LoweredVariant {
   std::optional<device::DeviceProgram> Program;
   std::string Error; // why Program is empty
 };
+
+/// Runs \p Work on \p Threads threads (0: one per core), the calling
+/// thread among them, and returns when all have returned. Work takes its
+/// items from a shared counter.
+void runOnWorkers(unsigned Threads, const std::function<void()> &Work);
 
 /// Lowers the variants \p Vs[Pick[I]] of kernel number \p KernelIdx of
 /// \p Src (in the order buildKernels returns them) on up to \p Threads
