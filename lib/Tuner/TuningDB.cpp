@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include <system_error>
+#include <thread>
 
 namespace loopy {
 
@@ -189,20 +190,32 @@ public:
     if (sqlite3_exec(db(), Sql, nullptr, nullptr, nullptr) != SQLITE_OK)
       fail(Path, db(), What);
   }
-  /// The first column of the first row of \p Sql, an integer.
-  int64_t queryInteger(const char *Sql) {
-    Statement S = prepare(Sql);
-    return S.step() ? S.integer(0) : 0;
+  /// Runs \p Sql like exec(), retrying while another connection holds a
+  /// lock, up to the busy timeout. For statements on which SQLite returns
+  /// SQLITE_BUSY at once instead of waiting: switching the journal mode,
+  /// which needs every other connection gone for an instant.
+  void execWaiting(const char *Sql, const char *What) {
+    auto Deadline = std::chrono::steady_clock::now() + BusyTimeout;
+    for (;;) {
+      int R = sqlite3_exec(db(), Sql, nullptr, nullptr, nullptr);
+      if (R == SQLITE_OK)
+        return;
+      if ((R & 0xff) != SQLITE_BUSY ||
+          std::chrono::steady_clock::now() >= Deadline)
+        fail(Path, db(), What);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
   }
 
 private:
   std::filesystem::path Path;
+  std::chrono::milliseconds BusyTimeout;
   std::unique_ptr<sqlite3, DbCloser> Handle;
 };
 
 SqliteFile::SqliteFile(const std::filesystem::path &P,
                        std::chrono::milliseconds BusyTimeout)
-    : Path(P) {
+    : Path(P), BusyTimeout(BusyTimeout) {
   std::error_code EC;
   if (Path.has_parent_path())
     std::filesystem::create_directories(Path.parent_path(), EC);
@@ -249,7 +262,13 @@ private:
 /// Throws unless \p F is empty or a tuning database of this version;
 /// returns true if it is empty.
 bool checkIsOurs(SqliteFile &F) {
-  int64_t Version = F.queryInteger("PRAGMA user_version");
+  // One statement reads one snapshot: two would race with another process
+  // creating the schema between them.
+  Statement S = F.prepare("SELECT (SELECT user_version FROM pragma_user_version),"
+                          " (SELECT count(*) FROM sqlite_schema)");
+  if (!S.step())
+    throw TuningDBError(describe(F.path()) + ": cannot read its schema");
+  int64_t Version = S.integer(0), Tables = S.integer(1);
   if (Version == TuningDB::SchemaVersion)
     return false;
   if (Version != 0) {
@@ -261,7 +280,7 @@ bool checkIsOurs(SqliteFile &F) {
       Msg += "it was written by a newer loopyc: use that one, or ";
     throw TuningDBError(Msg + WhatToDo);
   }
-  if (F.queryInteger("SELECT count(*) FROM sqlite_schema") != 0)
+  if (Tables != 0)
     throw TuningDBError(describe(F.path()) +
                         " is an SQLite database with tables of another "
                         "program; " + WhatToDo);
@@ -306,7 +325,7 @@ TuningDB::TuningDB(const std::filesystem::path &Path,
     : Db(std::make_unique<Connection>(Path, BusyTimeout)) {
   // Read before anything writes: a file that is not ours stays untouched.
   bool IsNew = checkIsOurs(*Db);
-  Db->exec("PRAGMA journal_mode = WAL", "cannot switch to WAL mode");
+  Db->execWaiting("PRAGMA journal_mode = WAL", "cannot switch to WAL mode");
   Db->exec("PRAGMA synchronous = NORMAL", "cannot set the sync mode");
   Db->exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys");
   if (IsNew)
