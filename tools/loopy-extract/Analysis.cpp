@@ -188,7 +188,7 @@ void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
   }
   isl::set Simple = Good.gist(Active).coalesce();
   if (!Simple.is_equal(Params))
-    K.Assumption = constraintText(Simple);
+    K.Assumption += (K.Assumption.empty() ? "" : " and ") + constraintText(Simple);
 }
 
 void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
@@ -294,8 +294,8 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
                               : Strides[I]);
     }
 
-    // Every subscript: affine, never negative, and inside its row where a
-    // flat subscript was split.
+    // Every subscript: affine, never negative, and below its extent where
+    // that is known (inside its row, where a flat subscript was split).
     std::string DimsText;
     for (size_t D = 0; D < Extents.size(); ++D)
       DimsText += (D ? ", " : "") + (Extents[D] ? Extents[D]->str(Names) : "?");
@@ -319,16 +319,21 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
               << C.str(Names) << CName << witness(Negative, Indices);
           throw LiftFailed();
         }
-        if (D > 0 && !A.Strides.empty()) {
-          isl::set Outside = domainWhere(
-              K, Ctx, C.str(Names, "*") + " >= " + Extents[D]->str(Names, "*"));
-          if (!Outside.is_empty()) {
-            R.error(X.Range, msg::SubscriptNotSplit)
-                << RawText << CName << DimsText << C.str(Names)
-                << Extents[D]->str(Names) << witness(Outside, Indices);
-            throw LiftFailed();
-          }
-        }
+        if (!Extents[D])
+          continue;
+        isl::set Outside = domainWhere(
+            K, Ctx, C.str(Names, "*") + " >= " + Extents[D]->str(Names, "*"));
+        if (Outside.is_empty())
+          continue;
+        if (D > 0 && !A.Strides.empty())
+          R.error(X.Range, msg::SubscriptNotSplit)
+              << RawText << CName << DimsText << C.str(Names)
+              << Extents[D]->str(Names) << witness(Outside, Indices);
+        else
+          R.error(X.Range, msg::SubscriptTooLarge)
+              << C.str(Names) << CName << Extents[D]->str(Names) << D
+              << witness(Outside, Indices);
+        throw LiftFailed();
       }
       isl::set First = Domain.apply(indexMap(K, Ctx, {Coords[0]}));
       Firsts = Firsts.is_null() ? First : Firsts.unite(First);

@@ -17,12 +17,15 @@ namespace loopy::extract {
 namespace msg {
 // #pragma loopy
 inline constexpr char UnknownPragma[] =
-    "unknown '#pragma loopy %0'; expected 'kernel' or 'shape'";
+    "unknown '#pragma loopy %0'; expected 'kernel', 'shape' or 'assume'";
 inline constexpr char PragmaKernelSyntax[] =
     "expected '#pragma loopy kernel' or '#pragma loopy kernel(NAME)'";
 inline constexpr char PragmaShapeSyntax[] =
     "expected '#pragma loopy shape(ARRAY, EXTENT, ...)' with one extent per "
     "dimension, such as 'shape(a, n, m)'";
+inline constexpr char PragmaAssumeSyntax[] =
+    "expected '#pragma loopy assume(CONSTRAINTS)', such as 'assume(k <= m && "
+    "n >= 1)'";
 inline constexpr char PragmaNoTarget[] =
     "'#pragma loopy %0' must come right before a function definition or a "
     "'for' loop";
@@ -35,7 +38,7 @@ inline constexpr char PragmaTargetIsTemplate[] =
 inline constexpr char PragmaKernelTwice[] =
     "'#pragma loopy kernel' is given twice for this %0";
 inline constexpr char ShapeWithoutKernel[] =
-    "'#pragma loopy shape' must be attached to a kernel: add '#pragma loopy "
+    "'#pragma loopy %0' must be attached to a kernel: add '#pragma loopy "
     "kernel' before the same function or loop";
 inline constexpr char ShapeTwice[] =
     "'#pragma loopy shape' is given twice for '%0'";
@@ -47,8 +50,11 @@ inline constexpr char ShapeBadExtent[] =
     "variables and constants with '+', '-' and multiplication by a constant, "
     "such as 'n', '2 * n + 1' or '64'";
 inline constexpr char ShapeUnknownName[] =
-    "'%0' in '#pragma loopy shape' is not an integer variable or constant "
+    "'%0' in '#pragma loopy %1' is not an integer variable or constant "
     "visible to the kernel";
+inline constexpr char AssumeBadConstraint[] =
+    "'#pragma loopy assume' takes affine comparisons joined with '&&', such "
+    "as 'k <= m && n >= 1'";
 inline constexpr char DuplicateKernelName[] =
     "a kernel named '%0' is lifted already; name this one with '#pragma "
     "loopy kernel(NAME)'";
@@ -119,6 +125,10 @@ inline constexpr char NotAccumulated[] =
     "'%0' is assigned in every iteration of the loop over '%1' but not "
     "accumulated, so only the last value would remain; accumulate with "
     "'+=', '-=', '*=', max or min, or index it with '%1'";
+inline constexpr char NotAReduction[] =
+    "'%0' is updated in every iteration of the loop over '%1', but not as a "
+    "reduction: only old + e, old - e, old * e, max(old, e) and min(old, e) "
+    "can be lifted, with e free of '%0' and of the type of '%0'";
 inline constexpr char UsesAccumulator[] =
     "this uses '%0' inside the loop over '%1', which accumulates into it; "
     "only its final value, after the loop, can be used";
@@ -131,6 +141,10 @@ inline constexpr char OtherElement[] =
     "'%0' %select{reads|writes}1 '%2' at another element than '%3', which "
     "the loop nest also %select{writes|accesses}1; its iterations would "
     "depend on each other: write the results to a separate array";
+inline constexpr char ReadOtherOutput[] =
+    "'%0' reads '%1', which another statement of the loop nest writes; a "
+    "lifted statement cannot read what another one writes: split the nest "
+    "into two kernels";
 inline constexpr char Infinity[] =
     "infinity can only start a max (-INFINITY) or min (INFINITY) "
     "accumulation; .loop has no infinite value";
@@ -139,10 +153,15 @@ inline constexpr char Infinity[] =
 inline constexpr char NegativeSubscript[] =
     "subscript '%0' of '%1' can be negative (at %2); an array argument is "
     "indexed from its first element";
+inline constexpr char SubscriptTooLarge[] =
+    "subscript '%0' of '%1' can reach its extent %2 in dimension %3 (at %4); "
+    "make the loop bounds keep it inside, or give the bounds it relies on "
+    "with '#pragma loopy assume(...)'";
 inline constexpr char SubscriptNotSplit[] =
     "subscript '%0' of '%1' does not split into the dimensions [%2]: "
     "'%3' leaves 0 .. %4 - 1 (at %5); give the shape with '#pragma loopy "
-    "shape(%1, ...)'";
+    "shape(%1, ...)', or what keeps it inside with '#pragma loopy "
+    "assume(...)'";
 inline constexpr char ExtentNotAffine[] =
     "the size of '%0' is not one affine expression of the parameters (its "
     "largest subscript is %1); give it with '#pragma loopy shape(%0, ...)'";

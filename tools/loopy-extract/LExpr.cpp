@@ -29,7 +29,7 @@ LExprPtr makeLiteral(std::string Spelling, DType T) {
 
 LExprPtr makeInf(bool Negative, DType T) {
   auto E = node(LExpr::Kind::Inf, T);
-  E->Text = Negative ? "-" : "+";
+  E->Text.assign(1, Negative ? '-' : '+');
   return E;
 }
 
@@ -112,10 +112,11 @@ LExprPtr castTo(LExprPtr E, DType T) {
     L->Type = T;
     return L;
   }
-  // C narrows an index to `int` before converting it further; .loop
-  // indices are i64, so convert from there.
-  if (E->K == LExpr::Kind::Cast && E->Ops[0]->Type == DType::I64 &&
-      E->Ops[0]->K == LExpr::Kind::Poly)
+  // C narrows an index to `int`, or widens a comparison to `int`, before
+  // converting it further; convert from the original instead.
+  if (E->K == LExpr::Kind::Cast &&
+      ((E->Ops[0]->Type == DType::I64 && E->Ops[0]->K == LExpr::Kind::Poly) ||
+       E->Ops[0]->Type == DType::Bool))
     return castTo(E->Ops[0], T);
   if (T == DType::Bool)
     return truthValue(E);

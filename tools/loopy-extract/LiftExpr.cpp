@@ -16,6 +16,10 @@ std::string floatText(const llvm::APFloat &F, DType T) {
   bool Single = T == DType::F32;
   double V = Single ? static_cast<double>(F.convertToFloat()) : F.convertToDouble();
   char Buf[40];
+  if (V == std::floor(V) && std::fabs(V) < 1e15) {
+    std::snprintf(Buf, sizeof Buf, "%.0f", V);
+    return Buf;
+  }
   for (int Precision = 1; Precision <= 17; ++Precision) {
     std::snprintf(Buf, sizeof Buf, "%.*g", Precision, V);
     double Back = std::strtod(Buf, nullptr);
@@ -205,6 +209,8 @@ LExprPtr Lifter::symbolValue(unsigned Id, clang::QualType T) {
 LExprPtr Lifter::value(const clang::Expr *E) {
   using namespace clang;
   E = skipWrappers(E);
+  if (const auto *C = llvm::dyn_cast<ConditionalOperator>(E))
+    return conditional(C);
   if (E->isGLValue())
     return lvalueRead(E);
   if (std::optional<LExprPtr> C = constant(E))
@@ -218,7 +224,7 @@ LExprPtr Lifter::value(const clang::Expr *E) {
   if (const auto *C = llvm::dyn_cast<CastExpr>(E)) {
     switch (C->getCastKind()) {
     case CK_LValueToRValue:
-      return lvalueRead(C->getSubExpr());
+      return value(C->getSubExpr());
     case CK_NoOp:
     case CK_IntegralCast:
     case CK_IntegralToFloating:
@@ -276,23 +282,6 @@ LExprPtr Lifter::value(const clang::Expr *E) {
                        "increment in a statement of its own");
     }
   }
-  if (const auto *C = llvm::dyn_cast<ConditionalOperator>(E)) {
-    LExprPtr A = castTo(value(C->getTrueExpr()), T);
-    LExprPtr B = castTo(value(C->getFalseExpr()), T);
-    // a > b ? a : b is max(a, b); the other orders likewise.
-    if (const auto *Cmp =
-            llvm::dyn_cast<BinaryOperator>(C->getCond()->IgnoreParenImpCasts());
-        Cmp && Cmp->isRelationalOp()) {
-      bool Same = sameExpr(Cmp->getLHS(), C->getTrueExpr()) &&
-                  sameExpr(Cmp->getRHS(), C->getFalseExpr());
-      bool Swapped = sameExpr(Cmp->getLHS(), C->getFalseExpr()) &&
-                     sameExpr(Cmp->getRHS(), C->getTrueExpr());
-      bool Greater = Cmp->getOpcode() == BO_GT || Cmp->getOpcode() == BO_GE;
-      if (Same || Swapped)
-        return makeCall(Same == Greater ? "max" : "min", {A, B}, T);
-    }
-    return makeSelect(truthValue(value(C->getCond())), A, B);
-  }
   if (llvm::isa<CXXOperatorCallExpr, CXXMemberCallExpr>(E))
     classAccess(R, E, text(E));
   if (const auto *C = llvm::dyn_cast<CallExpr>(E))
@@ -303,6 +292,26 @@ LExprPtr Lifter::value(const clang::Expr *E) {
     return makeLiteral("0", T);
   exprNotLifted(E, "only arithmetic on array elements, scalars, indices and "
                    "constants can be lifted");
+}
+
+LExprPtr Lifter::conditional(const clang::ConditionalOperator *C) {
+  using namespace clang;
+  DType T = requireDType(C->getType(), C);
+  LExprPtr A = castTo(value(C->getTrueExpr()), T);
+  LExprPtr B = castTo(value(C->getFalseExpr()), T);
+  // a > b ? a : b is max(a, b); the other orders likewise.
+  if (const auto *Cmp =
+          llvm::dyn_cast<BinaryOperator>(C->getCond()->IgnoreParenImpCasts());
+      Cmp && Cmp->isRelationalOp()) {
+    bool Same = sameExpr(Cmp->getLHS(), C->getTrueExpr()) &&
+                sameExpr(Cmp->getRHS(), C->getFalseExpr());
+    bool Swapped = sameExpr(Cmp->getLHS(), C->getFalseExpr()) &&
+                   sameExpr(Cmp->getRHS(), C->getTrueExpr());
+    bool Greater = Cmp->getOpcode() == BO_GT || Cmp->getOpcode() == BO_GE;
+    if (Same || Swapped)
+      return makeCall(Same == Greater ? "max" : "min", {A, B}, T);
+  }
+  return makeSelect(truthValue(value(C->getCond())), A, B);
 }
 
 LExprPtr Lifter::lvalueRead(const clang::Expr *E) {
@@ -420,10 +429,25 @@ ElementRef Lifter::pointer(const clang::Expr *E) {
     }
     if (C->getCastKind() == CK_NoOp)
       return pointer(C->getSubExpr());
-    if (C->getCastKind() == CK_LValueToRValue)
-      if (const auto *D = llvm::dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens()))
+    if (C->getCastKind() == CK_LValueToRValue) {
+      const Expr *Sub = C->getSubExpr()->IgnoreParens();
+      if (const auto *D = llvm::dyn_cast<DeclRefExpr>(Sub))
         if (const auto *V = llvm::dyn_cast<VarDecl>(D->getDecl()))
           return pointerVar(V, E);
+      // A pointer loaded from memory: name the array of pointers.
+      const Expr *Base = Sub;
+      while (const auto *A = llvm::dyn_cast<ArraySubscriptExpr>(Base))
+        Base = A->getBase()->IgnoreParenImpCasts();
+      if (const auto *D = llvm::dyn_cast<DeclRefExpr>(Base)) {
+        R.error(E->getSourceRange(), msg::PointerToPointer) << D->getDecl()->getName();
+        R.note(D->getDecl()->getLocation(), msg::DeclaredHere)
+            << D->getDecl()->getName();
+        throw LiftFailed();
+      }
+      R.error(E->getSourceRange(), msg::UnresolvedPointer)
+          << text(E) << "it loads a pointer from memory";
+      throw LiftFailed();
+    }
     R.error(E->getSourceRange(), msg::UnresolvedPointer)
         << text(E) << "it converts between pointer types";
     throw LiftFailed();

@@ -289,6 +289,8 @@ void Lifter::store(const StoreTarget &T, LExprPtr V, clang::SourceRange Range) {
 void Lifter::forLoop(const clang::ForStmt *F) {
   unsigned D = depth();
   assert(D < LoopStmts.size() && LoopStmts[D] == F && "loop outside the nest");
+  // Read here, where the locals its bounds may use have their values.
+  readLoopHeader(D);
   Frame Body;
   Body.Loop = D;
   for (const auto &[V, S] : Frames.back().Scalars) {
@@ -394,7 +396,7 @@ void Lifter::leaveLoop(Frame Body) {
     }
     std::optional<Accumulation> A = matchAccumulation(V, C.Loc);
     if (!A) {
-      R.error(C.S.Range, msg::NotAccumulated) << C.S.What << IdxName;
+      R.error(C.S.Range, msg::NotAReduction) << C.S.What << IdxName;
       throw LiftFailed();
     }
     LExprPtr Start = Before(C.Loc, V->Type, C.S.Range);

@@ -1,5 +1,6 @@
 //===- Lifter.cpp - Symbols, arguments and loop headers -------------------===//
 #include "Lifter.h"
+#include "PragmaExpr.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/Lex/Lexer.h"
@@ -60,9 +61,6 @@ LiftedKernel Lifter::lift() {
         << Req.Function->getNameAsString();
     throw LiftFailed();
   }
-  for (unsigned D = 0; D < K.Loops.size(); ++D)
-    readLoopHeader(D);
-
   Frames.emplace_back();
   stmt(Req.Root, Req.WholeFunction);
   finalizeRoot();
@@ -83,7 +81,7 @@ LiftedKernel Lifter::lift() {
     });
   }
   K.Stmts = Finals;
-  applyShapePragmas();
+  applyPragmas();
   checkElementConflicts();
   checkAliasing();
   return std::move(K);
@@ -369,7 +367,8 @@ unsigned Lifter::arrayFor(const clang::VarDecl *V, clang::SourceRange Use) {
 }
 
 const clang::VarDecl *Lifter::lookupIntegerVar(const std::string &Name,
-                                               clang::SourceLocation Loc) {
+                                               clang::SourceLocation Loc,
+                                               const char *Pragma) {
   auto Integer = [](const clang::NamedDecl *D) {
     const auto *V = llvm::dyn_cast_or_null<clang::VarDecl>(D);
     return V && V->getType()->isIntegerType() ? V : nullptr;
@@ -401,82 +400,40 @@ const clang::VarDecl *Lifter::lookupIntegerVar(const std::string &Name,
        Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)))
     if (const auto *V = Integer(D))
       return V;
-  R.error(Loc, msg::ShapeUnknownName) << Name;
+  R.error(Loc, msg::ShapeUnknownName) << Name << Pragma;
   throw LiftFailed();
 }
 
-Poly Lifter::pragmaExtent(const std::vector<PragmaToken> &Tokens) {
-  size_t Pos = 0;
-  auto Fail = [&]() -> Poly {
-    std::string All;
-    for (const PragmaToken &T : Tokens)
-      All += (All.empty() ? "" : " ") + T.Text;
-    R.error(Tokens[0].Loc, msg::ShapeBadExtent) << All;
-    throw LiftFailed();
-  };
-  auto Peek = [&]() -> std::string {
-    return Pos < Tokens.size() ? Tokens[Pos].Text : "";
-  };
-  std::function<Poly()> Sum;
-  std::function<Poly()> Factor = [&]() -> Poly {
-    std::string T = Peek();
-    if (T.empty())
-      return Fail();
-    ++Pos;
-    if (T == "-")
-      return -Factor();
-    if (T == "(") {
-      Poly P = Sum();
-      if (Peek() != ")")
-        return Fail();
-      ++Pos;
-      return P;
-    }
-    if (std::isdigit(static_cast<unsigned char>(T[0]))) {
-      char *End = nullptr;
-      long V = std::strtol(T.c_str(), &End, 0);
-      return *End ? Fail() : Poly::constant(V);
-    }
-    if (!std::isalpha(static_cast<unsigned char>(T[0])) && T[0] != '_')
-      return Fail();
-    const clang::VarDecl *V = lookupIntegerVar(T, Tokens[Pos - 1].Loc);
-    if (const clang::Expr *Init = V->getAnyInitializer()) {
-      clang::Expr::EvalResult Res;
-      if (V->getType().isConstQualified() && !Init->isValueDependent() &&
-          Init->EvaluateAsInt(Res, Ctx))
-        return Poly::constant(Res.Val.getInt().getExtValue());
-    }
-    return Poly::symbol(paramFor(V));
-  };
-  auto Product = [&]() -> Poly {
-    Poly P = Factor();
-    while (Peek() == "*") {
-      ++Pos;
-      P = P * Factor();
-    }
-    return P;
-  };
-  Sum = [&]() -> Poly {
-    Poly P = Product();
-    while (Peek() == "+" || Peek() == "-") {
-      bool Minus = Peek() == "-";
-      ++Pos;
-      P = Minus ? P - Product() : P + Product();
-    }
-    return P;
-  };
-  Poly P = Sum();
-  if (Pos != Tokens.size() || !P.isAffine())
-    return Fail();
-  return P;
+Poly Lifter::pragmaName(const PragmaToken &T, const char *Pragma) {
+  const clang::VarDecl *V = lookupIntegerVar(T.Text, T.Loc, Pragma);
+  if (const clang::Expr *Init = V->getAnyInitializer()) {
+    clang::Expr::EvalResult Res;
+    if (V->getType().isConstQualified() && !Init->isValueDependent() &&
+        Init->EvaluateAsInt(Res, Ctx))
+      return Poly::constant(Res.Val.getInt().getExtValue());
+  }
+  return Poly::symbol(paramFor(V));
 }
 
-void Lifter::applyShapePragmas() {
+void Lifter::applyPragmas() {
+  std::vector<std::string> Constraints;
   for (const LoopyPragma *P : Req.Shapes) {
+    const char *Kind = P->K == LoopyPragma::Kind::Shape ? "shape" : "assume";
+    auto Resolve = [&](const PragmaToken &T) { return pragmaName(T, Kind); };
+    if (P->K == LoopyPragma::Kind::Assume) {
+      auto Cs = parsePragmaConstraints(P->Extents[0], Resolve);
+      if (!Cs) {
+        R.error(P->Loc, msg::AssumeBadConstraint);
+        throw LiftFailed();
+      }
+      std::vector<std::string> Names = K.symbolNames();
+      for (const PragmaComparison &C : *Cs)
+        Constraints.push_back(C.L.str(Names) + " " + C.Op + " " + C.R.str(Names));
+      continue;
+    }
     ArrayArg *A = nullptr;
     for (ArrayArg &Candidate : K.Arrays)
-      if (Candidate.Decl->getName() == P->Array.Text &&
-          (Candidate.Read || Candidate.Written))
+      if (Candidate.CName == P->Array.Text && (Candidate.Read || Candidate.Written))
         A = &Candidate;
     if (!A) {
       R.error(P->Array.Loc, msg::ShapeUnknownArray) << P->Array.Text;
@@ -487,11 +444,22 @@ void Lifter::applyShapePragmas() {
       throw LiftFailed();
     }
     std::vector<Poly> Shape;
-    for (const std::vector<PragmaToken> &E : P->Extents)
-      Shape.push_back(pragmaExtent(E));
+    for (const std::vector<PragmaToken> &E : P->Extents) {
+      std::optional<Poly> Extent = parsePragmaAffine(E, Resolve);
+      if (!Extent) {
+        std::string All;
+        for (const PragmaToken &T : E)
+          All += (All.empty() ? "" : " ") + T.Text;
+        R.error(E[0].Loc, msg::ShapeBadExtent) << All;
+        throw LiftFailed();
+      }
+      Shape.push_back(*Extent);
+    }
     A->PragmaShape = std::move(Shape);
     A->PragmaLoc = P->Loc;
   }
+  for (const std::string &C : Constraints)
+    K.Assumption += (K.Assumption.empty() ? "" : " and ") + C;
 }
 
 void Lifter::checkElementConflicts() {
@@ -526,8 +494,19 @@ void Lifter::checkElementConflicts() {
       if (*X.Subs == *Written->Subs)
         continue;
       R.error(X.Range, msg::OtherElement)
-          << X.Text << (X.Write ? 1 : 0) << A.Decl->getName() << Written->Text;
+          << X.Text << (X.Write ? 1 : 0) << A.CName << Written->Text;
       throw LiftFailed();
+    }
+    // A statement may read its own output array only.
+    for (const Statement &S : K.Stmts) {
+      if (S.Array == Id)
+        continue;
+      walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+        if (N.K != LExpr::Kind::Read || N.Id != Id)
+          return;
+        R.error(N.Range, msg::ReadOtherOutput) << text(N.Range) << A.CName;
+        throw LiftFailed();
+      });
     }
   }
 }

@@ -102,10 +102,13 @@ private:
   unsigned arrayFor(const clang::VarDecl *V, clang::SourceRange Use);
   std::optional<Poly> extentFromType(const clang::QualType &T,
                                      clang::SourceRange Use);
-  void applyShapePragmas();
-  Poly pragmaExtent(const std::vector<PragmaToken> &Tokens);
+  /// Applies the kernel's shape and assume pragmas.
+  void applyPragmas();
+  /// A name in a pragma: a constant, or the parameter it names.
+  Poly pragmaName(const PragmaToken &T, const char *Pragma);
   const clang::VarDecl *lookupIntegerVar(const std::string &Name,
-                                         clang::SourceLocation Loc);
+                                         clang::SourceLocation Loc,
+                                         const char *Pragma);
   void checkAliasing();
   void checkElementConflicts();
 
@@ -132,6 +135,8 @@ private:
   LExprPtr value(const clang::Expr *E);
   LExprPtr lvalueRead(const clang::Expr *E);
   LExprPtr call(const clang::CallExpr *C);
+  /// c ? a : b, as select or, when c compares a and b, as max or min.
+  LExprPtr conditional(const clang::ConditionalOperator *C);
   std::optional<LExprPtr> constant(const clang::Expr *E);
   LExprPtr symbolValue(unsigned Id, clang::QualType T);
   ElementRef element(const clang::Expr *E);

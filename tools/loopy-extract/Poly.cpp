@@ -90,6 +90,11 @@ std::optional<Poly> Poly::quotientByMonomial(const Poly &Stride) const {
     return std::nullopt;
   Poly Q;
   for (const auto &[M, C] : Terms) {
+    // A constant offset by a constant stride: whole rows go to the quotient.
+    if (M.empty() && SM.empty()) {
+      Q.add({}, C >= 0 ? C / SC : -((-C + SC - 1) / SC));
+      continue;
+    }
     if (C % SC != 0 || !std::includes(M.begin(), M.end(), SM.begin(), SM.end()))
       continue;
     Monomial Rest;

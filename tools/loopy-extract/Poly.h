@@ -47,8 +47,9 @@ public:
   const std::map<Monomial, long> &terms() const { return Terms; }
 
   /// The terms of this polynomial that are multiples of \p Stride, divided
-  /// by it, when \p Stride is a single monomial with a coefficient (such as
-  /// `l`, `m * l` or `64`); nullopt otherwise.
+  /// by it, when \p Stride is a single monomial with a positive coefficient
+  /// (such as `l`, `m * l` or `64`); nullopt otherwise. A constant stride
+  /// takes the whole multiples of itself out of the constant term.
   std::optional<Poly> quotientByMonomial(const Poly &Stride) const;
 
   /// `2 * i + n - 1`: positive terms first, the constant last. \p Names

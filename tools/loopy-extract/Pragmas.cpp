@@ -1,4 +1,4 @@
-//===- Pragmas.cpp - #pragma loopy kernel / shape -------------------------===//
+//===- Pragmas.cpp - #pragma loopy kernel / shape / assume ----------------===//
 #include "Pragmas.h"
 #include "Diag.h"
 
@@ -31,6 +31,10 @@ public:
     if (Word == "shape") {
       P.K = LoopyPragma::Kind::Shape;
       return parseShape(P);
+    }
+    if (Word == "assume") {
+      P.K = LoopyPragma::Kind::Assume;
+      return parseAssume(P);
     }
     R.error(P.Loc, msg::UnknownPragma) << Word;
     return false;
@@ -82,6 +86,24 @@ private:
       return fail(msg::PragmaShapeSyntax);
     PP.Lex(Tok);
     return Tok.is(clang::tok::eod) || fail(msg::PragmaShapeSyntax);
+  }
+
+  bool parseAssume(LoopyPragma &P) {
+    if (Tok.isNot(clang::tok::l_paren))
+      return fail(msg::PragmaAssumeSyntax);
+    PP.Lex(Tok);
+    std::vector<PragmaToken> Constraints;
+    int Depth = 0;
+    while (!Tok.is(clang::tok::eod) && !(Depth == 0 && Tok.is(clang::tok::r_paren))) {
+      Depth += Tok.is(clang::tok::l_paren) - Tok.is(clang::tok::r_paren);
+      Constraints.push_back({PP.getSpelling(Tok), Tok.getLocation()});
+      PP.Lex(Tok);
+    }
+    if (Tok.isNot(clang::tok::r_paren) || Constraints.empty())
+      return fail(msg::PragmaAssumeSyntax);
+    P.Extents.push_back(std::move(Constraints));
+    PP.Lex(Tok);
+    return Tok.is(clang::tok::eod) || fail(msg::PragmaAssumeSyntax);
   }
 
   bool fail(const char *Format) {

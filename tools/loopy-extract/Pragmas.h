@@ -1,4 +1,4 @@
-//===- Pragmas.h - #pragma loopy kernel / shape -----------------*- C++ -*-===//
+//===- Pragmas.h - #pragma loopy kernel / shape / assume --------*- C++ -*-===//
 //
 // The preprocessor hands every `#pragma loopy ...` line to a
 // LoopyPragmaHandler, which parses it and records it with its location;
@@ -8,6 +8,7 @@
 //   #pragma loopy kernel              the next function or `for` loop
 //   #pragma loopy kernel(NAME)        ... lifted as kernel NAME
 //   #pragma loopy shape(a, n, m)      array a of that kernel is n x m
+//   #pragma loopy assume(k <= m)      the kernel may assume k <= m
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_EXTRACT_PRAGMAS_H
@@ -27,13 +28,14 @@ struct PragmaToken {
 };
 
 struct LoopyPragma {
-  enum class Kind { Kernel, Shape };
+  enum class Kind { Kernel, Shape, Assume };
   Kind K = Kind::Kernel;
-  /// The word after `loopy`: 'kernel' or 'shape'.
+  /// The word after `loopy`: 'kernel', 'shape' or 'assume'.
   clang::SourceLocation Loc;
   /// kernel(NAME): the name; empty for a plain `kernel`.
   std::string Name;
-  /// shape(ARRAY, EXTENT, ...): the array and one token list per extent.
+  /// shape(ARRAY, EXTENT, ...): the array and one token list per extent;
+  /// assume(CONSTRAINTS): the constraints, as the one token list.
   PragmaToken Array;
   std::vector<std::vector<PragmaToken>> Extents;
 };

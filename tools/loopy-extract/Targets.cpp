@@ -84,7 +84,9 @@ std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
     clang::SourceLocation At = SM.getExpansionLoc(P.Loc);
     if (!SM.isInMainFile(At))
       continue;
-    const char *What = P.K == LoopyPragma::Kind::Kernel ? "kernel" : "shape";
+    const char *What = P.K == LoopyPragma::Kind::Kernel  ? "kernel"
+                       : P.K == LoopyPragma::Kind::Shape ? "shape"
+                                                         : "assume";
     const Node *N = nodeAfter(Collector.Nodes, SM.getFileOffset(At));
     const clang::FunctionDecl *F = nullptr;
     const clang::ForStmt *For = nullptr;
@@ -99,7 +101,7 @@ std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
       R.error(P.Loc, msg::PragmaNoTarget) << What;
       continue;
     }
-    if (P.K == LoopyPragma::Kind::Shape) {
+    if (P.K != LoopyPragma::Kind::Kernel) {
       Shapes.push_back({N, &P});
       continue;
     }
@@ -130,7 +132,8 @@ std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
     if (It != RequestNodes.end())
       Requests[It - RequestNodes.begin()].Shapes.push_back(P);
     else if (std::find(Marked.begin(), Marked.end(), N) == Marked.end())
-      R.error(P->Loc, msg::ShapeWithoutKernel);
+      R.error(P->Loc, msg::ShapeWithoutKernel)
+          << (P->K == LoopyPragma::Kind::Shape ? "shape" : "assume");
   }
   return Requests;
 }

@@ -2,7 +2,8 @@
 //
 // A `#pragma loopy kernel` marks the first declaration or statement that
 // follows it, which must be a function definition or a `for` loop; the
-// `#pragma loopy shape` lines before the same target belong to its kernel.
+// `#pragma loopy shape` and `assume` lines before the same target belong
+// to its kernel.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_EXTRACT_TARGETS_H
@@ -31,6 +32,7 @@ struct KernelRequest {
   /// From `kernel(NAME)`; empty to use the function's name.
   std::string Name;
   clang::SourceLocation PragmaLoc;
+  /// The shape and assume pragmas of the kernel.
   std::vector<const LoopyPragma *> Shapes;
 };
 
