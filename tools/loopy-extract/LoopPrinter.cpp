@@ -143,6 +143,8 @@ std::string signature(const LiftedKernel &K) {
   }
   for (size_t I = 0; I < Args.size(); ++I)
     Items.push_back(Args[I].second + (I + 1 < Args.size() ? "," : ""));
+  if (Items.empty())
+    Items.push_back("");
   Items.back() += ") {";
 
   std::string Head = "kernel " + K.Name + "(";
