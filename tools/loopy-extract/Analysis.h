@@ -26,11 +26,12 @@
 
 namespace loopy::extract {
 
-/// Sets K.Assumption; throws LiftFailed after reporting an error.
+/// Adds to K.Assumption (Assumptions.cpp); throws LiftFailed after
+/// reporting an error.
 void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 
-/// Sets the Shape, Strides and ZeroDim of every array of \p K; throws
-/// LiftFailed after reporting an error.
+/// Sets the Shape, Strides and ZeroDim of every array of \p K (Shapes.cpp);
+/// throws LiftFailed after reporting an error.
 void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 
 } // namespace loopy::extract

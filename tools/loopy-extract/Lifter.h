@@ -7,9 +7,10 @@
 // statements. Anything outside the model is reported at its source
 // location and ends the kernel with LiftFailed.
 //
-// Lifter.cpp holds the symbols, arguments and loop headers; LiftStmt.cpp
-// the statements and frames; LiftExpr.cpp the values, subscripts and
-// pointers.
+// Lifter.cpp holds the driver, the arguments and the checks across
+// statements; LiftLoops.cpp the loop headers; LiftPragmas.cpp the shape and
+// assume pragmas; LiftStmt.cpp the statements and frames; LiftExpr.cpp the
+// values; LiftAccess.cpp the array elements, pointers and subscripts.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_EXTRACT_LIFTER_H
@@ -87,21 +88,30 @@ public:
   LiftedKernel lift();
 
 private:
-  // Lifter.cpp: symbols, arguments, loop headers.
+  // LiftLoops.cpp: the nest and its loop headers.
   void collectLoops(const clang::Stmt *Block);
   void registerLoop(const clang::ForStmt *F);
   void readLoopHeader(unsigned D);
   void splitBound(const clang::Expr *E, bool Upper, bool Strict,
                   const clang::VarDecl *Var, std::vector<Bound> &Out);
+  /// The position in the nest of the loop whose index is \p V.
+  std::optional<unsigned> loopOf(const clang::VarDecl *V) const;
+
+  // Lifter.cpp: names, arguments, checks.
   std::string uniqueName(const std::string &CName);
   unsigned order(const clang::ValueDecl *D) const;
-  std::optional<unsigned> loopOf(const clang::VarDecl *V) const;
   bool isLocal(const clang::VarDecl *V) const { return Locals.count(V); }
   unsigned paramFor(const clang::VarDecl *V);
   unsigned scalarFor(const clang::VarDecl *V, DType T);
   unsigned arrayFor(const clang::VarDecl *V, clang::SourceRange Use);
   std::optional<Poly> extentFromType(const clang::QualType &T,
                                      clang::SourceRange Use);
+  /// Written arrays overlap no other array; an array written and read is
+  /// accessed at one element per iteration, by its own statement only.
+  void checkAliasing();
+  void checkElementConflicts();
+
+  // LiftPragmas.cpp.
   /// Applies the kernel's shape and assume pragmas.
   void applyPragmas();
   /// A name in a pragma: a constant, or the parameter it names.
@@ -109,8 +119,6 @@ private:
   const clang::VarDecl *lookupIntegerVar(const std::string &Name,
                                          clang::SourceLocation Loc,
                                          const char *Pragma);
-  void checkAliasing();
-  void checkElementConflicts();
 
   // LiftStmt.cpp: statements and frames.
   void stmt(const clang::Stmt *S, bool LastInFunction = false);
@@ -131,7 +139,7 @@ private:
   [[noreturn]] void notLifted(const clang::Stmt *S, const char *What,
                               const char *Why);
 
-  // LiftExpr.cpp: values, subscripts, pointers.
+  // LiftExpr.cpp: values; LiftAccess.cpp: elements, pointers, subscripts.
   LExprPtr value(const clang::Expr *E);
   LExprPtr lvalueRead(const clang::Expr *E);
   LExprPtr call(const clang::CallExpr *C);
@@ -150,6 +158,11 @@ private:
   /// two non-constant terms are refused unless \p AllowProducts.
   Poly poly(const clang::Expr *E, const char *What, bool AllowProducts);
   [[noreturn]] void exprNotLifted(const clang::Expr *E, const std::string &Why);
+  /// Reports an access through a class, such as std::vector's operator[].
+  [[noreturn]] void classAccess(const clang::Expr *E);
+  /// \p E without parentheses, temporaries and conversions that change
+  /// nothing but constness.
+  static const clang::Expr *skipWrappers(const clang::Expr *E);
   std::optional<DType> dtypeOf(clang::QualType T) const;
   DType requireDType(clang::QualType T, const clang::Expr *E);
   /// True if \p A and \p B are the same expression, parentheses and
