@@ -110,8 +110,15 @@ void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
     }
   }
   isl::set Simple = Good.gist(Active).coalesce();
-  if (!Simple.is_equal(Params))
-    K.Assumption += (K.Assumption.empty() ? "" : " and ") + constraintText(Simple);
+  if (Simple.is_equal(Params))
+    return;
+  std::string Text = constraintText(Simple);
+  if (K.Assumption.empty())
+    K.Assumption = Text;
+  else if (Text.find(" or ") != std::string::npos)
+    K.Assumption += " and (" + Text + ")";
+  else
+    K.Assumption += " and " + Text;
 }
 
 } // namespace loopy::extract
