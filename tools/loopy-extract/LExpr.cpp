@@ -173,9 +173,9 @@ bool usesSymbol(const LExprPtr &E, unsigned Id) {
 }
 
 LExprPtr substituteOld(const LExprPtr &E,
-                       const std::function<LExprPtr(const LocKey &)> &Replace) {
+                       const std::function<LExprPtr(const LExprPtr &)> &Replace) {
   if (E->K == LExpr::Kind::Old)
-    return Replace(E->Loc);
+    return Replace(E);
   if (E->Ops.empty())
     return E;
   auto Copy = std::make_shared<LExpr>(*E);

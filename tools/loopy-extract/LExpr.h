@@ -104,9 +104,9 @@ bool containsOld(const LExprPtr &E,
                  const std::function<bool(const LocKey &)> &Pred);
 /// True if \p E uses symbol \p Id (a value, a subscript, a reduction index).
 bool usesSymbol(const LExprPtr &E, unsigned Id);
-/// \p E with each Old placeholder replaced by \p Replace(its location).
+/// \p E with each Old placeholder replaced by \p Replace(the placeholder).
 LExprPtr substituteOld(const LExprPtr &E,
-                       const std::function<LExprPtr(const LocKey &)> &Replace);
+                       const std::function<LExprPtr(const LExprPtr &)> &Replace);
 /// Every node of \p E, parents before children; \p Visit gets the
 /// reduction indices of the enclosing Reduce nodes.
 void walk(const LExprPtr &E,

@@ -360,22 +360,13 @@ void Lifter::leaveLoop(Frame Body) {
   // Replaces the placeholders of unchanged locations by their values
   // before the loop (all but Keep).
   auto Resolve = [&](const LExprPtr &V, const LocKey *Keep) {
-    std::function<LExprPtr(const LExprPtr &)> Go = [&](const LExprPtr &E) -> LExprPtr {
-      if (E->K == LExpr::Kind::Old) {
-        if (Keep && E->Loc == *Keep)
-          return E;
-        LExprPtr B = Before(E->Loc, E->Type, E->Range);
-        assert(B && "a variable without a value was read in the loop");
-        return B;
-      }
-      if (E->Ops.empty())
-        return E;
-      auto Copy = std::make_shared<LExpr>(*E);
-      for (LExprPtr &Op : Copy->Ops)
-        Op = Go(Op);
-      return LExprPtr(Copy);
-    };
-    return Go(V);
+    return substituteOld(V, [&](const LExprPtr &Old) {
+      if (Keep && Old->Loc == *Keep)
+        return Old;
+      LExprPtr B = Before(Old->Loc, Old->Type, Old->Range);
+      assert(B && "a variable without a value was read in the loop");
+      return B;
+    });
   };
 
   // Every changed location: overwritten with a value the same in every

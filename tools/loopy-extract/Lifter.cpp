@@ -1,8 +1,7 @@
-//===- Lifter.cpp - Symbols, arguments and loop headers -------------------===//
+//===- Lifter.cpp - The lifter's driver, arguments and checks ------------===//
 #include "Lifter.h"
 
 #include "clang/AST/Decl.h"
-#include "clang/Lex/Lexer.h"
 
 #include <algorithm>
 
@@ -34,17 +33,15 @@ LiftedKernel Lifter::lift() {
     collectLoops(Req.Root);
   else
     registerLoop(llvm::cast<clang::ForStmt>(Req.Root));
+  // The statements first: a `while` loop is reported as such, not as a
+  // missing `for` loop.
+  Frames.emplace_back();
+  stmt(Req.Root, Req.WholeFunction);
   if (K.Loops.empty()) {
-    // Report a statement that cannot be lifted, such as a `while` loop,
-    // before the missing `for` loop.
-    Frames.emplace_back();
-    stmt(Req.Root, Req.WholeFunction);
     R.error(Req.Function->getLocation(), msg::NoLoop)
         << Req.Function->getNameAsString();
     throw LiftFailed();
   }
-  Frames.emplace_back();
-  stmt(Req.Root, Req.WholeFunction);
   finalizeRoot();
   std::stable_sort(Finals.begin(), Finals.end(),
                    [&](const Statement &A, const Statement &B) {
@@ -100,8 +97,7 @@ unsigned Lifter::scalarFor(const clang::VarDecl *V, DType T) {
   return ScalarIds[V] = static_cast<unsigned>(K.Scalars.size() - 1);
 }
 
-std::optional<Poly> Lifter::extentFromType(const clang::QualType &T,
-                                           clang::SourceRange Use) {
+std::optional<Poly> Lifter::extentFromType(const clang::QualType &T) {
   if (const auto *C = Ctx.getAsConstantArrayType(T))
     return Poly::constant(static_cast<long>(C->getSize().getZExtValue()));
   if (const auto *V = Ctx.getAsVariableArrayType(T))
@@ -121,7 +117,7 @@ unsigned Lifter::arrayFor(const clang::VarDecl *V, clang::SourceRange Use) {
   if (T->isPointerType()) {
     const auto *P = llvm::dyn_cast<clang::ParmVarDecl>(V);
     clang::QualType Orig = P ? P->getOriginalType() : T;
-    A.TypeExtents.push_back(Orig->isArrayType() ? extentFromType(Orig, Use)
+    A.TypeExtents.push_back(Orig->isArrayType() ? extentFromType(Orig)
                                                 : std::nullopt);
     Elem = T->getPointeeType();
     A.Restrict = T.isRestrictQualified();
@@ -130,7 +126,7 @@ unsigned Lifter::arrayFor(const clang::VarDecl *V, clang::SourceRange Use) {
     A.DistinctObject = true;
   }
   while (const clang::ArrayType *AT = Ctx.getAsArrayType(Elem)) {
-    A.TypeExtents.push_back(extentFromType(Elem, Use));
+    A.TypeExtents.push_back(extentFromType(Elem));
     Elem = AT->getElementType();
   }
   if (Elem->isPointerType()) {

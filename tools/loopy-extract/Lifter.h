@@ -104,8 +104,8 @@ private:
   unsigned paramFor(const clang::VarDecl *V);
   unsigned scalarFor(const clang::VarDecl *V, DType T);
   unsigned arrayFor(const clang::VarDecl *V, clang::SourceRange Use);
-  std::optional<Poly> extentFromType(const clang::QualType &T,
-                                     clang::SourceRange Use);
+  /// The extent of the outer level of array type \p T, if it has one.
+  std::optional<Poly> extentFromType(const clang::QualType &T);
   /// Written arrays overlap no other array; an array written and read is
   /// accessed at one element per iteration, by its own statement only.
   void checkAliasing();
