@@ -168,9 +168,21 @@ LExprPtr Lifter::symbolValue(unsigned Id, clang::QualType T) {
   return castTo(makePoly(Poly::symbol(Id)), *dtypeOf(T));
 }
 
+void Lifter::rejectSideEffects(const clang::Expr *E) {
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+      B && B->isAssignmentOp())
+    exprNotLifted(E, "an assignment inside an expression cannot be lifted; "
+                     "assign in a statement of its own");
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+      U && U->isIncrementDecrementOp())
+    exprNotLifted(E, "an increment inside an expression cannot be lifted; "
+                     "increment in a statement of its own");
+}
+
 LExprPtr Lifter::value(const clang::Expr *E) {
   using namespace clang;
   E = skipWrappers(E);
+  rejectSideEffects(E);
   if (const auto *C = llvm::dyn_cast<ConditionalOperator>(E))
     return conditional(C);
   if (E->isGLValue())
@@ -205,9 +217,6 @@ LExprPtr Lifter::value(const clang::Expr *E) {
         {BO_Rem, "%"}, {BO_LT, "<"},   {BO_GT, ">"},   {BO_LE, "<="},
         {BO_GE, ">="}, {BO_EQ, "=="},  {BO_NE, "!="},  {BO_LAnd, "&&"},
         {BO_LOr, "||"}};
-    if (B->isAssignmentOp())
-      exprNotLifted(E, "an assignment inside an expression cannot be lifted; "
-                       "assign in a statement of its own");
     if (B->getOpcode() == BO_Comma)
       exprNotLifted(E, "the comma operator cannot be lifted; use separate "
                        "statements");
@@ -240,8 +249,7 @@ LExprPtr Lifter::value(const clang::Expr *E) {
       exprNotLifted(E, "bitwise operators and shifts have no .loop "
                        "counterpart");
     default:
-      exprNotLifted(E, "an increment inside an expression cannot be lifted; "
-                       "increment in a statement of its own");
+      break;
     }
   }
   if (llvm::isa<CXXOperatorCallExpr, CXXMemberCallExpr>(E))
@@ -279,6 +287,7 @@ LExprPtr Lifter::conditional(const clang::ConditionalOperator *C) {
 LExprPtr Lifter::lvalueRead(const clang::Expr *E) {
   using namespace clang;
   E = skipWrappers(E);
+  rejectSideEffects(E);
   if (const auto *D = llvm::dyn_cast<DeclRefExpr>(E)) {
     const auto *V = llvm::dyn_cast<VarDecl>(D->getDecl());
     if (!V)

@@ -158,6 +158,8 @@ private:
   /// two non-constant terms are refused unless \p AllowProducts.
   Poly poly(const clang::Expr *E, const char *What, bool AllowProducts);
   [[noreturn]] void exprNotLifted(const clang::Expr *E, const std::string &Why);
+  /// Reports \p E if it is an assignment or an increment.
+  void rejectSideEffects(const clang::Expr *E);
   /// Reports an access through a class, such as std::vector's operator[].
   [[noreturn]] void classAccess(const clang::Expr *E);
   /// \p E without parentheses, temporaries and conversions that change
