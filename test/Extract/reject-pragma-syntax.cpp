@@ -9,3 +9,6 @@
 
 #pragma loopy shape(a)
 // CHECK: reject-pragma-syntax.cpp:[[@LINE-1]]:22: error: expected '#pragma loopy shape(ARRAY, EXTENT, ...)' with one extent per dimension, such as 'shape(a, n, m)'
+
+#pragma loopy assume k < m
+// CHECK: reject-pragma-syntax.cpp:[[@LINE-1]]:22: error: expected '#pragma loopy assume(CONSTRAINTS)', such as 'assume(k <= m && n >= 1)'
