@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 libisl-dev libgmp-dev libcxxopts-dev
-          libsqlite3-dev libgtest-dev llvm-14-tools
+          libsqlite3-dev libgtest-dev llvm-14-tools libclang-14-dev llvm-14-dev
           pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)
 missing=()
 for p in "${packages[@]}"; do

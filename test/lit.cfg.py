@@ -11,6 +11,12 @@ config.test_exec_root = os.path.join(config.loopy_obj_root, "test")
 
 loopyc = os.path.join(config.loopy_tools_dir, "loopyc")
 config.substitutions.append(("%loopyc", loopyc))
+# The C/C++ front end is built only where the Clang 14 development files
+# are installed; test/Extract needs it.
+loopy_extract = os.path.join(config.loopy_tools_dir, "loopy-extract")
+config.substitutions.append(("%loopy-extract", loopy_extract))
+if os.path.exists(loopy_extract):
+    config.available_features.add("loopy-extract")
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%examples", os.path.join(config.loopy_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))

@@ -3,6 +3,7 @@
 // Parses options and hands over to loopy::runCompiler.
 //
 //===----------------------------------------------------------------------===//
+#include "RunExtractor.h"
 #include "loopy/Driver/Driver.h"
 
 #include <cxxopts.hpp>
@@ -193,7 +194,15 @@ int run(int argc, char **argv) {
                 << " is given both with -D and with --param; use one\n";
       return 1;
     }
-  return loopy::runCompiler(Opts, std::cout, std::cerr);
+  // C and C++ files are lifted to .loop text first.
+  bool Lifted = loopy::isCSource(Opts.Input);
+  if (Lifted)
+    if (int Status = loopy::liftCSource(Opts.Input, std::cerr))
+      return Status;
+  int Status = loopy::runCompiler(Opts, std::cout, std::cerr);
+  if (Status == 1 && Lifted)
+    loopy::noteLiftedSource(Inputs[0], std::cerr);
+  return Status;
 }
 
 } // namespace

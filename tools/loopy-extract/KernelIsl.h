@@ -1,0 +1,31 @@
+//===- KernelIsl.h - isl objects of a lifted kernel -------------*- C++ -*-===//
+//
+// The isl sets and maps that inferAssumptions and inferShapes build from a
+// LiftedKernel, written as isl text over its parameters and indices.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_EXTRACT_KERNELISL_H
+#define LOOPY_EXTRACT_KERNELISL_H
+
+#include "LiftedKernel.h"
+
+#include <isl/cpp.h>
+
+namespace loopy::extract {
+
+/// { [indices] -> [E0, E1, ...] } over the kernel's parameters.
+isl::map indexMap(const LiftedKernel &K, isl::ctx Ctx,
+                  const std::vector<Poly> &Exprs);
+
+/// The points of the kernel's domain where \p Constraint (isl text over
+/// the indices and parameters) holds.
+isl::set domainWhere(const LiftedKernel &K, isl::ctx Ctx,
+                     const std::string &Constraint);
+
+/// "i = 0, j = 1 with n = 1": a small point of \p S, whose dimensions are
+/// named \p Names.
+std::string witness(const isl::set &S, const std::vector<std::string> &Names);
+
+} // namespace loopy::extract
+
+#endif

@@ -1,0 +1,225 @@
+//===- LiftLoops.cpp - The loop nest and its loop headers -----------------===//
+#include "Lifter.h"
+
+namespace loopy::extract {
+
+namespace {
+
+/// The variable that \p E names, if it names one.
+const clang::VarDecl *declaredVar(const clang::Expr *E) {
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+  return nullptr;
+}
+
+/// "min" or "max" for a call of std::min or std::max with two arguments.
+std::string minMaxCall(const clang::Expr *E) {
+  const auto *C = llvm::dyn_cast<clang::CallExpr>(E->IgnoreParenImpCasts());
+  if (!C || C->getNumArgs() != 2 || !C->getDirectCallee() ||
+      !C->getDirectCallee()->isInStdNamespace() ||
+      !C->getDirectCallee()->getIdentifier())
+    return "";
+  std::string N = C->getDirectCallee()->getName().str();
+  return N == "min" || N == "max" ? N : "";
+}
+
+} // namespace
+
+void Lifter::collectLoops(const clang::Stmt *Block) {
+  std::vector<const clang::ForStmt *> Found;
+  std::function<void(const clang::Stmt *)> Gather = [&](const clang::Stmt *S) {
+    if (const auto *F = llvm::dyn_cast_or_null<clang::ForStmt>(S))
+      Found.push_back(F);
+    else if (const auto *C = llvm::dyn_cast_or_null<clang::CompoundStmt>(S))
+      for (const clang::Stmt *Child : C->body())
+        Gather(Child);
+  };
+  Gather(Block);
+  if (Found.size() > 1) {
+    R.error(Found[1]->getForLoc(), msg::SecondLoop)
+        << SM.getExpansionLineNumber(Found[0]->getForLoc());
+    R.note(Found[0]->getForLoc(), msg::FirstLoop);
+    throw LiftFailed();
+  }
+  if (!Found.empty())
+    registerLoop(Found[0]);
+}
+
+void Lifter::registerLoop(const clang::ForStmt *F) {
+  const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit());
+  const auto *V = DS && DS->isSingleDecl()
+                      ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
+                      : nullptr;
+  if (!V || !V->hasInit()) {
+    R.error(F->getInit() ? F->getInit()->getSourceRange()
+                         : clang::SourceRange(F->getForLoc()),
+            msg::LoopInit);
+    throw LiftFailed();
+  }
+  if (!V->getType()->isIntegerType()) {
+    R.error(V->getLocation(), msg::LoopIndexType)
+        << V->getName() << V->getType();
+    throw LiftFailed();
+  }
+  Locals.insert(V);
+  K.Symbols.push_back({Symbol::Kind::Index, uniqueName(V->getName().str()), V});
+  Loop L;
+  L.Index = static_cast<unsigned>(K.Symbols.size() - 1);
+  L.Header = {F->getForLoc(), F->getRParenLoc()};
+  K.Loops.push_back(L);
+  LoopStmts.push_back(F);
+  collectLoops(F->getBody());
+}
+
+std::optional<unsigned> Lifter::loopOf(const clang::VarDecl *V) const {
+  for (unsigned D = 0; D < K.Loops.size(); ++D)
+    if (K.Symbols[K.Loops[D].Index].Decl == V)
+      return D;
+  return std::nullopt;
+}
+
+void Lifter::readLoopHeader(unsigned D) {
+  const clang::ForStmt *F = LoopStmts[D];
+  const auto *V = llvm::cast<clang::VarDecl>(
+      llvm::cast<clang::DeclStmt>(F->getInit())->getSingleDecl());
+  Loop &L = K.Loops[D];
+  std::string Name = V->getName().str();
+
+  // The increment: ++i, i++, --i, i--, i += C, i -= C, i = i + C, i = i - C.
+  long Step = 0;
+  const clang::Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  auto ConstantOf = [&](const clang::Expr *E) -> long {
+    clang::Expr::EvalResult Res;
+    if (E->isValueDependent() || !E->EvaluateAsInt(Res, Ctx))
+      return 0;
+    return Res.Val.getInt().getExtValue();
+  };
+  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc)) {
+    if (U->isIncrementDecrementOp() && declaredVar(U->getSubExpr()) == V)
+      Step = U->isIncrementOp() ? 1 : -1;
+  } else if (const auto *C = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(Inc)) {
+    long S = ConstantOf(C->getRHS());
+    if (declaredVar(C->getLHS()) == V && S > 0 &&
+        (C->getOpcode() == clang::BO_AddAssign || C->getOpcode() == clang::BO_SubAssign))
+      Step = C->getOpcode() == clang::BO_AddAssign ? S : -S;
+  } else if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc)) {
+    const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    if (B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V && Sum &&
+        (Sum->getOpcode() == clang::BO_Add || Sum->getOpcode() == clang::BO_Sub)) {
+      bool VarLeft = declaredVar(Sum->getLHS()) == V;
+      bool VarRight = Sum->getOpcode() == clang::BO_Add && declaredVar(Sum->getRHS()) == V;
+      long S = ConstantOf(VarLeft ? Sum->getRHS() : Sum->getLHS());
+      if ((VarLeft || VarRight) && S > 0)
+        Step = Sum->getOpcode() == clang::BO_Add ? S : -S;
+    }
+  }
+  if (Step == 0) {
+    R.error(Inc ? Inc->getSourceRange() : clang::SourceRange(F->getForLoc()),
+            msg::LoopIncrement)
+        << (Inc ? text(Inc) : "") << Name;
+    throw LiftFailed();
+  }
+  bool Up = Step > 0;
+
+  // The start value bounds the index from below (counting up) or above.
+  std::vector<Bound> Start;
+  splitBound(V->getInit(), !Up, false, V, Start);
+  if (std::abs(Step) > 1) {
+    if (Start.size() != 1) {
+      R.error(V->getInit()->getSourceRange(), msg::LoopStepStart) << std::abs(Step);
+      throw LiftFailed();
+    }
+    L.Step = std::abs(Step);
+    L.Origin = Start[0].E;
+  }
+  (Up ? L.Lower : L.Upper) = Start;
+
+  // The condition: comparisons joined with &&.
+  const clang::Expr *Cond = F->getCond();
+  if (!Cond) {
+    R.error(F->getForLoc(), msg::LoopCondition) << "" << Name;
+    throw LiftFailed();
+  }
+  std::vector<const clang::Expr *> Conjuncts;
+  std::function<void(const clang::Expr *)> Split = [&](const clang::Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+    if (B && B->getOpcode() == clang::BO_LAnd) {
+      Split(B->getLHS());
+      Split(B->getRHS());
+    } else {
+      Conjuncts.push_back(E);
+    }
+  };
+  Split(Cond);
+  unsigned Idx = L.Index;
+  for (const clang::Expr *C : Conjuncts) {
+    auto BadCondition = [&] {
+      R.error(C->getSourceRange(), msg::LoopCondition) << text(C) << Name;
+      throw LiftFailed();
+    };
+    const auto *B = llvm::dyn_cast<clang::BinaryOperator>(C);
+    if (!B || !(B->isRelationalOp() || B->getOpcode() == clang::BO_NE))
+      BadCondition();
+    clang::BinaryOperatorKind Op = B->getOpcode();
+    if (Op == clang::BO_NE) {
+      if (std::abs(Step) != 1)
+        BadCondition();
+      Op = Up ? clang::BO_LT : clang::BO_GT;
+    }
+    // Normalize to `i OP E`.
+    const clang::Expr *Other = nullptr;
+    if (declaredVar(B->getLHS()) == V) {
+      Other = B->getRHS();
+    } else if (declaredVar(B->getRHS()) == V) {
+      Other = B->getLHS();
+      Op = clang::BinaryOperator::reverseComparisonOp(Op);
+    }
+    bool Upper = Op == clang::BO_LT || Op == clang::BO_LE;
+    bool Strict = Op == clang::BO_LT || Op == clang::BO_GT;
+    if (Upper != Up) {
+      R.error(C->getSourceRange(), msg::LoopConditionDirection)
+          << text(C) << Name << (Up ? 0 : 1);
+      throw LiftFailed();
+    }
+    if (Other) {
+      splitBound(Other, Upper, Strict, V, Upper ? L.Upper : L.Lower);
+      continue;
+    }
+    // An affine comparison in which the index has coefficient 1 or -1,
+    // such as `i + 1 < n`.
+    Poly Diff = poly(B->getLHS(), "loop bound", false) -
+                poly(B->getRHS(), "loop bound", false);
+    long A = 0;
+    for (const auto &[M, C2] : Diff.terms())
+      if (M == Poly::Monomial{Idx})
+        A = C2;
+    if (A != 1 && A != -1)
+      BadCondition();
+    Poly Rest = Diff - Poly::symbol(Idx).scaled(A);
+    // A*i + Rest OP 0, so i OP -Rest for A = 1 and i OP' Rest for A = -1.
+    if (A == -1)
+      Op = clang::BinaryOperator::reverseComparisonOp(Op);
+    Upper = Op == clang::BO_LT || Op == clang::BO_LE;
+    if (Upper != Up) {
+      R.error(C->getSourceRange(), msg::LoopConditionDirection)
+          << text(C) << Name << (Up ? 0 : 1);
+      throw LiftFailed();
+    }
+    (Upper ? L.Upper : L.Lower).push_back({A == 1 ? -Rest : Rest, Strict});
+  }
+}
+
+void Lifter::splitBound(const clang::Expr *E, bool Upper, bool Strict,
+                        const clang::VarDecl *Var, std::vector<Bound> &Out) {
+  std::string MinMax = minMaxCall(E);
+  if (MinMax == (Upper ? "min" : "max")) {
+    const auto *C = llvm::cast<clang::CallExpr>(E->IgnoreParenImpCasts());
+    splitBound(C->getArg(0), Upper, Strict, Var, Out);
+    splitBound(C->getArg(1), Upper, Strict, Var, Out);
+    return;
+  }
+  Out.push_back({poly(E, "loop bound", false), Strict});
+}
+
+} // namespace loopy::extract

@@ -1,0 +1,220 @@
+//===- Lifter.cpp - The lifter's driver, arguments and checks ------------===//
+#include "Lifter.h"
+
+#include "clang/AST/Decl.h"
+
+#include <algorithm>
+
+namespace loopy::extract {
+
+namespace {
+
+/// Names a .loop kernel or its isl text cannot use for an index or an
+/// argument.
+const std::set<std::string> &reservedNames() {
+  static const std::set<std::string> Names = {
+      "kernel", "domain", "assume", "index", "in", "out", "inout", "f16",
+      "bf16", "f32", "f64", "i32", "i64", "sum", "prod", "max", "min",
+      "select", "sqrt", "exp", "log", "sin", "cos", "tanh", "pow", "fma",
+      "abs", "layout", "strides", "and", "or", "not", "exists", "mod",
+      "floor", "ceil", "infty", "true", "false", "implies", "xor"};
+  return Names;
+}
+
+} // namespace
+
+Lifter::Lifter(const KernelRequest &Req, clang::ASTContext &Ctx, Reporter &R)
+    : Req(Req), Ctx(Ctx), SM(Ctx.getSourceManager()), R(R) {}
+
+LiftedKernel Lifter::lift() {
+  std::string Name = Req.Name.empty() ? Req.Function->getNameAsString() : Req.Name;
+  K.Name = reservedNames().count(Name) ? Name + "_" : Name;
+  if (Req.WholeFunction)
+    collectLoops(Req.Root);
+  else
+    registerLoop(llvm::cast<clang::ForStmt>(Req.Root));
+  // The statements first: a `while` loop is reported as such, not as a
+  // missing `for` loop.
+  Frames.emplace_back();
+  stmt(Req.Root, Req.WholeFunction);
+  if (K.Loops.empty()) {
+    R.error(Req.Function->getLocation(), msg::NoLoop)
+        << Req.Function->getNameAsString();
+    throw LiftFailed();
+  }
+  finalizeRoot();
+  std::stable_sort(Finals.begin(), Finals.end(),
+                   [&](const Statement &A, const Statement &B) {
+                     return SM.isBeforeInTranslationUnit(A.Range.getBegin(),
+                                                         B.Range.getBegin());
+                   });
+  for (const Statement &S : Finals) {
+    K.Arrays[S.Array].Written = true;
+    walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+      if (N.K == LExpr::Kind::Read)
+        K.Arrays[N.Id].Read = true;
+      if (N.K == LExpr::Kind::Inf) {
+        R.error(S.Range, msg::Infinity);
+        throw LiftFailed();
+      }
+    });
+  }
+  K.Stmts = Finals;
+  applyPragmas();
+  checkElementConflicts();
+  checkAliasing();
+  return std::move(K);
+}
+
+std::string Lifter::uniqueName(const std::string &CName) {
+  std::string N = CName;
+  while (reservedNames().count(N) || UsedNames.count(N))
+    N += "_";
+  UsedNames.insert(N);
+  return N;
+}
+
+unsigned Lifter::order(const clang::ValueDecl *D) const {
+  if (const auto *P = llvm::dyn_cast<clang::ParmVarDecl>(D))
+    return P->getFunctionScopeIndex();
+  return 1000 + SM.getFileOffset(SM.getExpansionLoc(D->getLocation()));
+}
+
+unsigned Lifter::paramFor(const clang::VarDecl *V) {
+  auto It = ParamIds.find(V);
+  if (It != ParamIds.end())
+    return It->second;
+  K.Symbols.push_back(
+      {Symbol::Kind::Param, uniqueName(V->getName().str()), V, order(V)});
+  return ParamIds[V] = static_cast<unsigned>(K.Symbols.size() - 1);
+}
+
+unsigned Lifter::scalarFor(const clang::VarDecl *V, DType T) {
+  auto It = ScalarIds.find(V);
+  if (It != ScalarIds.end())
+    return It->second;
+  K.Scalars.push_back({uniqueName(V->getName().str()), V, T, order(V)});
+  return ScalarIds[V] = static_cast<unsigned>(K.Scalars.size() - 1);
+}
+
+std::optional<Poly> Lifter::extentFromType(const clang::QualType &T) {
+  if (const auto *C = Ctx.getAsConstantArrayType(T))
+    return Poly::constant(static_cast<long>(C->getSize().getZExtValue()));
+  if (const auto *V = Ctx.getAsVariableArrayType(T))
+    return poly(V->getSizeExpr(), "array extent", false);
+  return std::nullopt;
+}
+
+unsigned Lifter::arrayFor(const clang::VarDecl *V, clang::SourceRange Use) {
+  auto It = ArrayIds.find(V);
+  if (It != ArrayIds.end())
+    return It->second;
+  ArrayArg A;
+  A.Decl = V;
+  A.Order = order(V);
+  clang::QualType T = V->getType();
+  clang::QualType Elem;
+  if (T->isPointerType()) {
+    const auto *P = llvm::dyn_cast<clang::ParmVarDecl>(V);
+    clang::QualType Orig = P ? P->getOriginalType() : T;
+    A.TypeExtents.push_back(Orig->isArrayType() ? extentFromType(Orig)
+                                                : std::nullopt);
+    Elem = T->getPointeeType();
+    A.Restrict = T.isRestrictQualified();
+  } else {
+    Elem = T;
+    A.DistinctObject = true;
+  }
+  while (const clang::ArrayType *AT = Ctx.getAsArrayType(Elem)) {
+    A.TypeExtents.push_back(extentFromType(Elem));
+    Elem = AT->getElementType();
+  }
+  if (Elem->isPointerType()) {
+    R.error(Use, msg::PointerToPointer) << V->getName();
+    R.note(V->getLocation(), msg::DeclaredHere) << V->getName();
+    throw LiftFailed();
+  }
+  std::optional<DType> D = dtypeOf(Elem);
+  if (!D || *D == DType::Bool) {
+    R.error(Use, msg::UnsupportedType) << V->getName() << V->getType();
+    throw LiftFailed();
+  }
+  A.Elem = *D;
+  A.Levels = static_cast<unsigned>(A.TypeExtents.size());
+  A.Name = uniqueName(V->getName().str());
+  A.CName = V->getName().str();
+  K.Arrays.push_back(std::move(A));
+  return ArrayIds[V] = static_cast<unsigned>(K.Arrays.size() - 1);
+}
+
+void Lifter::checkElementConflicts() {
+  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) {
+    const ArrayArg &A = K.Arrays[Id];
+    if (!A.Read || !A.Written)
+      continue;
+    // Every access, in source order.
+    struct Access {
+      const std::vector<Poly> *Subs;
+      clang::SourceRange Range;
+      bool Write;
+      std::string Text;
+    };
+    std::vector<Access> All;
+    for (const Statement &S : K.Stmts) {
+      if (S.Array == Id)
+        All.push_back({&S.Subs, S.Range, true, S.What});
+      walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+        if (N.K == LExpr::Kind::Read && N.Id == Id)
+          All.push_back({&N.Subs, N.Range, false, text(N.Range)});
+      });
+    }
+    std::stable_sort(All.begin(), All.end(), [&](const Access &X, const Access &Y) {
+      return SM.isBeforeInTranslationUnit(X.Range.getBegin(), Y.Range.getBegin());
+    });
+    const Access *Written = nullptr;
+    for (const Access &X : All)
+      if (X.Write && !Written)
+        Written = &X;
+    for (const Access &X : All) {
+      if (*X.Subs == *Written->Subs)
+        continue;
+      R.error(X.Range, msg::OtherElement)
+          << X.Text << (X.Write ? 1 : 0) << A.CName << Written->Text;
+      throw LiftFailed();
+    }
+    // A statement may read its own output array only.
+    for (const Statement &S : K.Stmts) {
+      if (S.Array == Id)
+        continue;
+      walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+        if (N.K != LExpr::Kind::Read || N.Id != Id)
+          return;
+        R.error(N.Range, msg::ReadOtherOutput) << text(N.Range) << A.CName;
+        throw LiftFailed();
+      });
+    }
+  }
+}
+
+void Lifter::checkAliasing() {
+  for (const ArrayArg &W : K.Arrays) {
+    if (!W.Written)
+      continue;
+    for (const ArrayArg &X : K.Arrays) {
+      if (&X == &W || !(X.Read || X.Written))
+        continue;
+      if (W.Restrict || X.Restrict || (W.DistinctObject && X.DistinctObject))
+        continue;
+      clang::SourceRange At;
+      for (const Statement &S : K.Stmts)
+        if (&K.Arrays[S.Array] == &W && At.isInvalid())
+          At = S.Range;
+      R.error(At, msg::MayAlias)
+          << W.Decl->getName() << X.Decl->getName() << (X.Written ? 1 : 0);
+      R.note(W.Decl->getLocation(), msg::DeclaredHere) << W.Decl->getName();
+      throw LiftFailed();
+    }
+  }
+}
+
+} // namespace loopy::extract

@@ -1,0 +1,46 @@
+//===- Targets.h - Which function or loop each pragma marks -----*- C++ -*-===//
+//
+// A `#pragma loopy kernel` marks the first declaration or statement that
+// follows it, which must be a function definition or a `for` loop; the
+// `#pragma loopy shape` and `assume` lines before the same target belong
+// to its kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_EXTRACT_TARGETS_H
+#define LOOPY_EXTRACT_TARGETS_H
+
+#include "Diag.h"
+#include "Pragmas.h"
+
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace loopy::extract {
+
+/// One marked function or loop nest, to be lifted into one kernel.
+struct KernelRequest {
+  /// The function that holds the nest (the marked one, for a function).
+  const clang::FunctionDecl *Function = nullptr;
+  /// The function body, or the marked `for` loop.
+  const clang::Stmt *Root = nullptr;
+  bool WholeFunction = false;
+  /// From `kernel(NAME)`; empty to use the function's name.
+  std::string Name;
+  clang::SourceLocation PragmaLoc;
+  /// The shape and assume pragmas of the kernel.
+  std::vector<const LoopyPragma *> Shapes;
+};
+
+/// Matches the pragmas of the main file to their targets, in source order.
+/// Misplaced pragmas are reported and left out.
+std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
+                                        clang::ASTContext &Ctx, Reporter &R);
+
+} // namespace loopy::extract
+
+#endif
