@@ -1,0 +1,193 @@
+//===- GpuWorker.h - Running variants on the GPU in a child process -*- C++ -*-===//
+//
+// A variant that faults (illegal address, misaligned access) leaves its CUDA
+// context unusable, and one that hangs never returns. So the GPU is driven
+// from a child process, `loopy-worker`, started with posix_spawn (never a
+// bare fork: the parent may itself use CUDA, as an embedding program does).
+// The parent never touches the GPU through this class; it sends commands
+// over a socket and shares the host side of every buffer through a memory
+// mapping both processes see.
+//
+// When the worker faults, crashes or misses its deadline, the call that saw
+// it reports the failure, the worker is killed, and the next call starts a
+// fresh one and restores the buffers from the shared mapping. The caller
+// records the variant as failed and goes on.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_RUNTIME_GPUWORKER_H
+#define LOOPY_RUNTIME_GPUWORKER_H
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace loopy::gpu {
+
+/// What the worker found about the GPU it drives (device 0).
+struct DeviceInfo {
+  std::string Name;            // "NVIDIA H100 80GB HBM3"
+  int CcMajor = 0, CcMinor = 0;
+  int Multiprocessors = 0;
+  size_t L2Bytes = 0;
+  size_t GlobalBytes = 0;
+  size_t SharedPerBlock = 0;      // without the opt-in attribute
+  size_t SharedPerBlockOptin = 0; // with it
+  size_t SharedPerMultiprocessor = 0;
+  int DriverVersion = 0; // cuDriverGetVersion: 13000 for 13.0
+
+  /// "sm_90" for compute capability 9.0.
+  std::string arch() const;
+  /// "9.0".
+  std::string computeCapability() const;
+  /// "13.0".
+  std::string driverVersionString() const;
+};
+
+/// No usable GPU: the driver library is missing, or it finds no device.
+/// what() is one sentence saying which.
+class NoGpuError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The worker could not be started or broke its protocol.
+class WorkerError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A buffer of the run: device memory in the worker, host memory shared.
+struct BufferSpec {
+  std::string Name;
+  size_t Bytes = 0;
+  /// Copied back to the shared host memory after run().
+  bool Output = false;
+};
+
+/// One kernel argument: a buffer (by name) or a value passed by its bytes.
+struct KernelArg {
+  static KernelArg buffer(std::string Name) {
+    KernelArg A;
+    A.Buffer = std::move(Name);
+    return A;
+  }
+  template <class T> static KernelArg value(T V) {
+    KernelArg A;
+    A.Bytes.resize(sizeof(T));
+    __builtin_memcpy(A.Bytes.data(), &V, sizeof(T));
+    return A;
+  }
+  std::string Buffer;              // empty for a value
+  std::vector<unsigned char> Bytes; // the value's bytes
+};
+
+/// One kernel launch of the loaded module.
+struct Launch {
+  std::string Function;
+  unsigned Grid[3] = {1, 1, 1};
+  unsigned Block[3] = {1, 1, 1};
+  unsigned DynamicShared = 0;
+  std::vector<KernelArg> Args;
+};
+
+/// A function's resources as the driver reports them after loading.
+struct FunctionInfo {
+  std::string Name;
+  int Registers = 0;   // per thread
+  int LocalBytes = 0;  // per thread: register spills and local arrays
+  int StaticShared = 0;
+  int MaxThreads = 0;  // per block, for this function
+  /// Resident blocks per multiprocessor at the launch's block size and
+  /// dynamic shared memory (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+  int BlocksPerMultiprocessor = 0;
+};
+
+/// How a call on the worker went.
+enum class Outcome {
+  Ok,
+  /// The variant failed (a CUDA error on load or launch, or a fault); the
+  /// message names the call and the error. The worker was restarted if the
+  /// error left its context unusable.
+  Failed,
+  /// The variant missed its deadline; the worker was killed.
+  TimedOut,
+};
+
+struct LoadResult {
+  Outcome Status = Outcome::Ok;
+  std::string Error;
+  std::vector<FunctionInfo> Functions; // in the order asked for
+};
+
+struct RunResult {
+  Outcome Status = Outcome::Ok;
+  std::string Error;
+};
+
+struct TimeResult {
+  Outcome Status = Outcome::Ok;
+  std::string Error;
+  /// Median over the timed repeats of the whole launch sequence, from CUDA
+  /// events around each repeat.
+  double MedianSeconds = 0;
+  double MinSeconds = 0;
+  unsigned Repeats = 0;
+};
+
+class GpuWorker {
+public:
+  /// Starts `loopy-worker` and asks it about the GPU. \p WorkerPath empty:
+  /// $LOOPY_WORKER, else `loopy-worker` next to the running executable,
+  /// else the one this library was built with. Throws NoGpuError when
+  /// there is no usable GPU, WorkerError when the worker cannot start.
+  explicit GpuWorker(std::string WorkerPath = "");
+  ~GpuWorker();
+  GpuWorker(const GpuWorker &) = delete;
+  GpuWorker &operator=(const GpuWorker &) = delete;
+
+  const DeviceInfo &device() const;
+
+  /// Replaces the buffers: allocates shared host memory (zero-filled) and
+  /// device memory of these sizes. Pointers from hostBuffer() before the
+  /// call are invalid after it.
+  void setBuffers(const std::vector<BufferSpec> &Buffers);
+  /// The shared host memory of buffer \p Name; throws if there is none.
+  void *hostBuffer(const std::string &Name);
+
+  /// Loads \p Cubin (replacing the module loaded before) and looks up
+  /// \p Functions, with the launch shapes of \p Launches for occupancy
+  /// (one launch per function, same order). Functions needing more than
+  /// 48 KiB of dynamic shared memory get the opt-in attribute.
+  LoadResult load(const std::string &Cubin, const std::vector<Launch> &Launches);
+
+  /// Copies every buffer from host to device, runs \p Launches once in
+  /// order, waits, and copies the Output buffers back to host memory.
+  RunResult run(const std::vector<Launch> &Launches,
+                std::chrono::milliseconds Timeout);
+
+  /// Times \p Launches (on the device data as it is): \p Warmup untimed
+  /// repeats, then repeats until \p MinTotalSeconds have passed and at least
+  /// \p MinRepeats ran (at most \p MaxRepeats).
+  TimeResult time(const std::vector<Launch> &Launches, unsigned Warmup,
+                  double MinTotalSeconds, unsigned MinRepeats,
+                  unsigned MaxRepeats, std::chrono::milliseconds Timeout);
+
+  /// How many times a worker was started, the first one included.
+  unsigned starts() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+/// Where `loopy-worker` would be looked for (the first that exists), for
+/// error messages and tests.
+std::string findWorker(std::string &Tried);
+
+} // namespace loopy::gpu
+
+#endif
