@@ -21,20 +21,10 @@ CompiledStatement::CompiledStatement(const Kernel &K, unsigned StmtIdx,
   for (unsigned I : S.Indices)
     Names.push_back(K.IndexNames[I]);
   Domain = instantiate(S.Domain, D.Params);
-  OutputSet = sliceSet(Domain, Names, {}, positions(S.OutputIndices));
+  OutputSet = sliceSet(Domain, Names, {}, tuplePositions(S, S.OutputIndices));
   Outputs = LoopNest(OutputSet, S.OutputIndices, Slots);
   WriteOffset = offsetOf(S.Write, S.OutputIndices);
   Rhs = compileValue(*S.Rhs, S.OutputIndices);
-}
-
-std::vector<unsigned>
-CompiledStatement::positions(const std::vector<unsigned> &Indices) const {
-  std::vector<unsigned> P;
-  for (unsigned I : Indices)
-    P.push_back(std::find(S.Indices.begin(), S.Indices.end(), I) -
-                S.Indices.begin());
-  std::sort(P.begin(), P.end());
-  return P;
 }
 
 IntExpr CompiledStatement::offsetOf(const Access &A,
@@ -42,7 +32,7 @@ IntExpr CompiledStatement::offsetOf(const Access &A,
   const HostArray &H = D.array(K.Args[A.Arg].Name);
   if (H.strides().empty())
     return IntExpr::constant(0);
-  std::vector<unsigned> Pos = positions(Active);
+  std::vector<unsigned> Pos = tuplePositions(S, Active);
   isl::set Context = sliceSet(Domain, Names, Pos, {}).params();
   if (Context.is_empty()) // never evaluated, and isl has no expression
     return IntExpr::constant(0);
@@ -110,8 +100,8 @@ ValueNode CompiledStatement::compileValue(const Expr &E,
     std::vector<unsigned> Inner = Active;
     Inner.insert(Inner.end(), Reduced.begin(), Reduced.end());
     // [active] -> { [reduced] }: the reduction's range at each point.
-    isl::set Range =
-        sliceSet(Domain, Names, positions(Active), positions(Reduced));
+    isl::set Range = sliceSet(Domain, Names, tuplePositions(S, Active),
+                              tuplePositions(S, Reduced));
     N.Nest = std::make_unique<LoopNest>(Range, Reduced, Slots);
     N.Kids.push_back(compileValue(*E.Operands[0], Inner));
     return N;

@@ -43,8 +43,6 @@ public:
   }
 
 private:
-  /// Positions in the statement's tuple of the kernel indices \p Indices.
-  std::vector<unsigned> positions(const std::vector<unsigned> &Indices) const;
   /// The element offset of \p A as a function of the \p Active indices.
   IntExpr offsetOf(const Access &A, const std::vector<unsigned> &Active);
   ValueNode compileValue(const Expr &E, const std::vector<unsigned> &Active);

@@ -113,10 +113,8 @@ bool evaluateLayout(const Argument &A, const ParamValues &Params,
   return true;
 }
 
-/// \p Given with the kernel's fixed values added; false if one contradicts
-/// them or a parameter has no value.
-static bool collectParams(const Kernel &K, const ParamValues &Given,
-                          ParamValues &All, std::string &Error) {
+bool collectParams(const Kernel &K, const ParamValues &Given, ParamValues &All,
+                   std::string &Error) {
   All = Given;
   for (const auto &[Name, Value] : K.Fixed) {
     auto [It, New] = All.emplace(Name, Value);

@@ -106,4 +106,14 @@ isl::map inputsToParams(const isl::map &M,
   return isl::manage(bindDims(M.copy(), isl_dim_in, Names, Keep, Keep));
 }
 
+std::vector<unsigned> tuplePositions(const Statement &S,
+                                     const std::vector<unsigned> &Indices) {
+  std::vector<unsigned> P;
+  for (unsigned I : Indices)
+    P.push_back(std::find(S.Indices.begin(), S.Indices.end(), I) -
+                S.Indices.begin());
+  std::sort(P.begin(), P.end());
+  return P;
+}
+
 } // namespace loopy::interp

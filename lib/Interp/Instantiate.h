@@ -48,6 +48,11 @@ isl::map inputsToParams(const isl::map &M,
                         const std::vector<std::string> &Names,
                         const std::vector<unsigned> &Keep);
 
+/// The positions, ascending, in the tuple of statement \p S (its Indices)
+/// of the kernel indices \p Indices.
+std::vector<unsigned> tuplePositions(const Statement &S,
+                                     const std::vector<unsigned> &Indices);
+
 } // namespace loopy::interp
 
 #endif

@@ -8,6 +8,7 @@
 #include <isl/union_map.h>
 #include <isl/val.h>
 
+#include <cassert>
 #include <stdexcept>
 
 namespace loopy::interp {
@@ -102,6 +103,7 @@ unsigned LoopNest::compile(isl_ast_node *N,
     compileFor(N, Out, Slots);
     Out.Kids.push_back(
         compileOwned(isl_ast_node_for_get_body(N), DimSlots, Slots));
+    Out.Uniform = !controlUses(Out.Kids[0], Out.Slot);
     break;
   }
   case isl_ast_node_if: {
@@ -151,6 +153,87 @@ unsigned LoopNest::compile(isl_ast_node *N,
   }
   Nodes[Me] = std::move(Out);
   return Me;
+}
+
+bool LoopNest::controlUses(unsigned I, unsigned Slot) const {
+  const Node &N = Nodes[I];
+  switch (N.K) {
+  case Kind::For:
+    if (N.Init.usesSlot(Slot) || N.Cond.usesSlot(Slot) || N.Inc.usesSlot(Slot))
+      return true;
+    break;
+  case Kind::If:
+    if (N.Cond.usesSlot(Slot))
+      return true;
+    break;
+  case Kind::Block:
+    break;
+  case Kind::User:
+    // Coordinates only: they change what is visited, not how often.
+    return false;
+  }
+  for (unsigned K : N.Kids)
+    if (controlUses(K, Slot))
+      return true;
+  return false;
+}
+
+uint64_t LoopNest::count(unsigned I, long *Env) const {
+  const Node &N = Nodes[I];
+  switch (N.K) {
+  case Kind::For: {
+    long Inc = N.Inc.eval(Env);
+    assert(Inc > 0 && "isl loops count upwards");
+    long &It = Env[N.Slot];
+    It = N.Init.eval(Env);
+    if (N.Uniform && N.HasUpper) {
+      long Hi = N.Cond.eval(Env);
+      if (Hi < It)
+        return 0;
+      uint64_t Trips = static_cast<uint64_t>(Hi - It) / Inc + 1;
+      return Trips * count(N.Kids[0], Env);
+    }
+    if (N.Uniform) {
+      uint64_t Trips = 0;
+      for (; N.Cond.eval(Env); It += Inc)
+        ++Trips;
+      return Trips ? Trips * count(N.Kids[0], Env) : 0;
+    }
+    uint64_t Total = 0;
+    if (N.HasUpper) {
+      long Hi = N.Cond.eval(Env);
+      for (; It <= Hi; It += Inc)
+        Total += count(N.Kids[0], Env);
+    } else {
+      for (; N.Cond.eval(Env); It += Inc)
+        Total += count(N.Kids[0], Env);
+    }
+    return Total;
+  }
+  case Kind::If:
+    if (N.Cond.eval(Env))
+      return count(N.Kids[0], Env);
+    return N.HasElse ? count(N.Kids[1], Env) : 0;
+  case Kind::Block: {
+    uint64_t Total = 0;
+    for (unsigned K : N.Kids)
+      Total += count(K, Env);
+    return Total;
+  }
+  case Kind::User:
+    return 1;
+  }
+  return 0;
+}
+
+uint64_t countPoints(const isl::set &S) {
+  SlotMap Slots;
+  std::vector<unsigned> Dims;
+  for (unsigned D = 0, N = isl_set_dim(S.get(), isl_dim_set); D < N; ++D)
+    Dims.push_back(Slots.add("x" + std::to_string(D)));
+  LoopNest L(S, Dims, Slots);
+  std::vector<long> Env(Slots.size(), 0);
+  return L.count(Env.data());
 }
 
 } // namespace loopy::interp

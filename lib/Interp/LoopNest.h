@@ -7,6 +7,12 @@
 // variables of the environment (the indices fixed by an enclosing loop),
 // so one nest serves every value they take.
 //
+// A nest can also count the points instead of visiting them. A loop whose
+// body's bounds and guards do not mention its iterator (every loop of a
+// box, the inner loop of a triangle) is not run: its body is counted once
+// and multiplied by the trip count, so counting a 4096^3 box costs one
+// visit per loop and a 4096-row triangle one per row.
+//
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_LIB_INTERP_LOOPNEST_H
 #define LOOPY_LIB_INTERP_LOOPNEST_H
@@ -15,6 +21,7 @@
 
 #include <isl/cpp.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace loopy::interp {
@@ -35,6 +42,10 @@ public:
       run(0, Env, F);
   }
 
+  /// The number of points forEach would visit for the parameter values in
+  /// \p Env; the iterators' slots of \p Env are overwritten.
+  uint64_t count(long *Env) const { return Nodes.empty() ? 0 : count(0, Env); }
+
 private:
   enum class Kind { For, If, Block, User };
   struct Node {
@@ -45,6 +56,9 @@ private:
     unsigned Slot = 0;
     IntExpr Init, Cond, Inc;
     bool HasUpper = false;
+    /// For: no bound or guard in the body uses the iterator, so every
+    /// iteration visits the same number of points.
+    bool Uniform = false;
     /// For: the body. If: then and, when HasElse, else. Block: children.
     std::vector<unsigned> Kids;
     bool HasElse = false;
@@ -60,6 +74,9 @@ private:
                         const std::vector<unsigned> &DimSlots,
                         const SlotMap &Slots);
   void compileFor(isl_ast_node *N, Node &Out, const SlotMap &Slots);
+  /// Whether a bound or guard in the subtree at \p I reads slot \p Slot.
+  bool controlUses(unsigned I, unsigned Slot) const;
+  uint64_t count(unsigned I, long *Env) const;
 
   template <class Fn> void run(unsigned I, long *Env, Fn &F) const {
     const Node &N = Nodes[I];
@@ -97,6 +114,10 @@ private:
 
   std::vector<Node> Nodes;
 };
+
+/// The number of integer points of the parameter-free set \p S { [x...] },
+/// counted by a LoopNest without visiting them one by one.
+uint64_t countPoints(const isl::set &S);
 
 } // namespace loopy::interp
 

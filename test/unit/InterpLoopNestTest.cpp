@@ -82,6 +82,7 @@ TEST_F(InterpLoopNest, VisitsExactlyThePointsInOrder) {
     isl::set S = set(Text);
     Points Want = islPoints(S);
     EXPECT_EQ(nestPoints(S, {}), Want) << Text;
+    EXPECT_EQ(countPoints(S), Want.size()) << Text;
   }
 }
 
@@ -93,6 +94,23 @@ TEST_F(InterpLoopNest, ParametersAreEnvironmentVariables) {
       Points Want = islPoints(instantiate(S, {{"p", P}, {"q", Q}}));
       EXPECT_EQ(nestPoints(S, {P, Q}), Want) << "p = " << P << ", q = " << Q;
     }
+}
+
+TEST_F(InterpLoopNest, CountsWithoutVisiting) {
+  // Boxes, strides and triangles collapse to trip counts; the numbers are
+  // far beyond what visiting could count.
+  EXPECT_EQ(countPoints(set("{ [i, j, k] : 0 <= i, j, k < 100000 }")),
+            1000000000000000ull);
+  EXPECT_EQ(countPoints(set("{ [i, j] : 0 <= i < 10 and 3 <= j < 1000000000 "
+                            "and j mod 4 = 1 }")),
+            10 * 249999999ull);
+  EXPECT_EQ(countPoints(set("{ [i, j] : 0 <= j <= i < 100000 }")),
+            100000ull * 100001 / 2);
+  // A union: 100 - 21 points with i + j > 12, then a 2 x 5 box.
+  EXPECT_EQ(countPoints(set("{ [i, j] : 0 <= i < 10 and 0 <= j < 10 and "
+                            "i + j <= 12; [i, j] : 20 <= i < 22 and "
+                            "0 <= j < 5 }")),
+            89u);
 }
 
 TEST_F(InterpLoopNest, FloorDivisionOfNegativeParameters) {

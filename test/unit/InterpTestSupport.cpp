@@ -1,7 +1,8 @@
 //===- InterpTestSupport.cpp - Kernels from text for the interpreter tests ===//
 //
 // Builds a checked kernel from .loop text through the parser, Sema and the
-// isl checks, as loopyc does, and host data for it. The kernel comes back
+// isl checks, as loopyc does, from text or from one of examples/, and host
+// data for it. The kernel comes back
 // in a shared_ptr that also owns the isl context and source it lives on.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -46,6 +48,17 @@ buildKernel(const std::string &Text,
   if (Diags.errorCount() || B->Kernels.size() != 1)
     return nullptr;
   return std::shared_ptr<const Kernel>(B, &B->Kernels[0]);
+}
+
+std::shared_ptr<const Kernel>
+buildExample(const std::string &Name,
+             const std::map<std::string, long> &Defines) {
+  std::string Path = std::string(LOOPY_EXAMPLES_DIR) + "/" + Name + ".loop";
+  std::ifstream In(Path);
+  EXPECT_TRUE(In.good()) << "cannot read " << Path;
+  std::ostringstream Text;
+  Text << In.rdbuf();
+  return buildKernel(Text.str(), Defines);
 }
 
 HostData randomData(const Kernel &K, const ParamValues &Params,

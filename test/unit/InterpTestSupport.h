@@ -15,6 +15,10 @@ namespace loopy::interptest {
 std::shared_ptr<const Kernel>
 buildKernel(const std::string &Text,
             const std::map<std::string, long> &Defines = {});
+/// The checked kernel of examples/\p Name.loop, as buildKernel builds it.
+std::shared_ptr<const Kernel>
+buildExample(const std::string &Name,
+             const std::map<std::string, long> &Defines = {});
 /// Host data for \p K at \p Params, inputs filled from \p Seed.
 HostData randomData(const Kernel &K, const ParamValues &Params, uint64_t Seed);
 } // namespace loopy::interptest

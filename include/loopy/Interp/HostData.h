@@ -98,6 +98,12 @@ struct HostData {
 std::optional<HostData> makeHostData(const Kernel &K, const ParamValues &Params,
                                      std::string &Error);
 
+/// \p Given with the kernel's Fixed values added, in \p All. Returns
+/// false, with \p Error saying why, when a given value contradicts a Fixed
+/// one or a parameter of \p K has no value.
+bool collectParams(const Kernel &K, const ParamValues &Given, ParamValues &All,
+                   std::string &Error);
+
 /// The extents and element strides of array argument \p A at \p Params:
 /// row-major and column-major strides are products of the extents, given
 /// strides are evaluated. Returns false, with \p Error set, for a negative
