@@ -26,3 +26,8 @@ config.substitutions.append(("not ", config.llvm_not + " "))
 config.environment["LC_ALL"] = "C"
 # PoCL keeps its builds of --check=opencl programs inside the build tree.
 config.environment["POCL_CACHE_DIR"] = os.path.join(config.loopy_obj_root, "pocl-cache")
+
+# Tests of what loopyc does without a GPU run where the NVIDIA driver has no
+# device node.
+if not os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("no-gpu")

@@ -1,7 +1,10 @@
 //===- CheckOpenCL.cpp - Running every variant on the CPU -----------------===//
 #include "loopy/Driver/CheckOpenCL.h"
 
+#include "RunParams.h"
+
 #include "loopy/CodeGen/Launch.h"
+#include "loopy/CodeGen/Plant.h"
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
@@ -22,6 +25,27 @@
 namespace loopy {
 
 using namespace device;
+
+std::optional<std::map<std::string, long>>
+runParams(const Kernel &K, const CompileOptions &Opts, const char *Option,
+          DiagnosticEngine &Diags) {
+  std::map<std::string, long> Params = Opts.RunParams;
+  std::string Missing;
+  for (const std::string &P : K.ParamNames)
+    if (!K.Fixed.count(P) && !Params.count(P)) {
+      if (Opts.AllParams)
+        Params[P] = *Opts.AllParams;
+      else
+        Missing += (Missing.empty() ? "" : ", ") + P;
+    }
+  if (Missing.empty())
+    return Params;
+  Diags.error(K.Loc, std::string(Option) + " runs kernel " + quote(K.Name) +
+                         " and needs a value for " + Missing +
+                         "; give one with -D NAME=VALUE (a constant in the "
+                         "code) or --param NAME=VALUE (a kernel argument)");
+  return std::nullopt;
+}
 
 /// The reduction strategy of every reduction index and the staged reads of
 /// each statement: variants that share it exercise the same code paths.
@@ -63,31 +87,6 @@ std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &
       Pick.insert(I);
   }
   return {Pick.begin(), Pick.end()};
-}
-
-/// Debugging aid for the check itself: damages the lowered code so that a
-/// run must fail. Returns false if the program has nothing to damage.
-static bool plant(DeviceProgram &P, const std::string &What) {
-  std::function<bool(NodeList &)> Walk = [&](NodeList &L) -> bool {
-    for (size_t I = 0; I < L.size(); ++I) {
-      Node &N = *L[I];
-      if (What == "drop-barrier" && N.K == Node::Kind::Barrier) {
-        L.erase(L.begin() + I);
-        return true;
-      }
-      if (What == "skip-first-iteration" && N.K == Node::Kind::For) {
-        N.Cond = "(" + N.Cond + ") && " + N.Iter + " != " + N.Init;
-        return true;
-      }
-      if (Walk(N.Body) || Walk(N.Else))
-        return true;
-    }
-    return false;
-  };
-  for (DeviceKernel &K : P.Kernels)
-    if (Walk(K.Body))
-      return true;
-  return false;
 }
 
 namespace {
@@ -213,23 +212,10 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
     const Kernel &K = Kernels[KI];
     if (K.Stmts.empty())
       continue;
-    // Every index parameter needs a value: fixed (-D) or given (--param).
-    ParamValues Params = Opts.RunParams;
-    std::string Missing;
-    for (const std::string &P : K.ParamNames)
-      if (!K.Fixed.count(P) && !Params.count(P)) {
-        if (Opts.AllParams)
-          Params[P] = *Opts.AllParams;
-        else
-          Missing += (Missing.empty() ? "" : ", ") + P;
-      }
-    if (!Missing.empty()) {
-      Diags.error(K.Loc, "--check=opencl runs kernel " + quote(K.Name) +
-                             " and needs a value for " + Missing +
-                             "; give one with -D NAME=VALUE (a constant in the "
-                             "code) or --param NAME=VALUE (a kernel argument)");
+    auto Given = runParams(K, Opts, "--check=opencl", Diags);
+    if (!Given)
       return 1;
-    }
+    ParamValues Params = *Given;
     std::string Error;
     auto Data = makeHostData(K, Params, Error);
     if (!Data) {
@@ -277,7 +263,7 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
         continue;
       }
       DeviceProgram &P = *Lowered[I].Program;
-      if (!Opts.Plant.empty() && !plant(P, Opts.Plant)) {
+      if (!Opts.Plant.empty() && !plantBug(P, Opts.Plant)) {
         O.Ok = true;
         O.Line = "nothing to plant " + Opts.Plant + " in";
         continue;

@@ -128,7 +128,17 @@ int runCompiler(const CompileOptions &Opts, std::ostream &Out,
     if (Diags.hasErrors())
       return 1;
 
-    if (Opts.Emit != EmitKind::IR || (Opts.CheckNvrtc || Opts.CheckOpenCL)) {
+    if (Opts.Tune) {
+      KernelSource Src{SM.name(), SM.text(), SO};
+      std::ostringstream Tuned;
+      int Status = tuneKernels(M, Kernels, Src, SM, Opts, Isl.get(), Tuned,
+                               Err, Diags);
+      if (Status != 0) {
+        Out << Tuned.str();
+        return Status;
+      }
+      Result << Tuned.str();
+    } else if (Opts.Emit != EmitKind::IR || (Opts.CheckNvrtc || Opts.CheckOpenCL)) {
       std::string Code;
       KernelSource Src{SM.name(), SM.text(), SO};
       int Status = emitDeviceCode(Kernels, Src, Opts, Code, Diags);
@@ -142,7 +152,8 @@ int runCompiler(const CompileOptions &Opts, std::ostream &Out,
                   "--emit=cuda, --emit=ptx or --emit=json");
       return 1;
     }
-    if (Opts.Emit == EmitKind::IR && !(Opts.CheckNvrtc || Opts.CheckOpenCL))
+    if (Opts.Emit == EmitKind::IR &&
+        !(Opts.CheckNvrtc || Opts.CheckOpenCL || Opts.Tune))
       for (const Kernel &K : Kernels)
         printKernel(Result, K);
   } catch (TooManyErrors &) {

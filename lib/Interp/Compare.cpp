@@ -31,7 +31,13 @@ std::string Comparison::message() const {
 Comparison compareOutputs(const Kernel &K, const HostData &Reference,
                           const HostData &Candidate,
                           const CompareOptions &Opts) {
-  WrittenMask Mask = writtenMask(K, Reference);
+  return compareOutputs(K, Reference, Candidate, writtenMask(K, Reference),
+                        Opts);
+}
+
+Comparison compareOutputs(const Kernel &K, const HostData &Reference,
+                          const HostData &Candidate, const WrittenMask &Mask,
+                          const CompareOptions &Opts) {
   std::map<std::string, double> Length;
   for (const Statement &S : K.Stmts) {
     double &L = Length[K.Args[S.Write.Arg].Name];
@@ -42,7 +48,7 @@ Comparison compareOutputs(const Kernel &K, const HostData &Reference,
     if (!A.isArray() || A.Mode == ArgMode::In)
       continue;
     C.Arrays.push_back(checkArray(A, Reference.array(A.Name),
-                                  Candidate.array(A.Name), Mask[A.Name],
+                                  Candidate.array(A.Name), Mask.at(A.Name),
                                   Length[A.Name], Opts));
     C.Ok &= C.Arrays.back().Ok;
   }

@@ -8,6 +8,11 @@
 
 namespace loopy {
 
+std::vector<std::string> nvrtcOptions() {
+  // 177: a helper of the prelude that this kernel does not use.
+  return {"--std=c++17", "-default-device", "-diag-suppress=177"};
+}
+
 NvrtcResult compileCuda(const std::string &Source, const std::string &Name,
                         const std::string &Arch, bool Cubin) {
   NvrtcResult R;
@@ -22,9 +27,10 @@ NvrtcResult compileCuda(const std::string &Source, const std::string &Name,
       &Prog, [](nvrtcProgram *P) { nvrtcDestroyProgram(P); });
   std::string ArchOpt = "--gpu-architecture=" +
                         (Cubin ? Arch : "compute_" + Arch.substr(Arch.find('_') + 1));
-  // 177: a helper of the prelude that this kernel does not use.
-  std::vector<const char *> Opts = {ArchOpt.c_str(), "--std=c++17",
-                                    "-default-device", "-diag-suppress=177"};
+  std::vector<std::string> Extra = nvrtcOptions();
+  std::vector<const char *> Opts = {ArchOpt.c_str()};
+  for (const std::string &O : Extra)
+    Opts.push_back(O.c_str());
   E = nvrtcCompileProgram(Prog, Opts.size(), Opts.data());
   size_t LogSize = 0;
   nvrtcGetProgramLogSize(Prog, &LogSize);

@@ -60,8 +60,21 @@ int run(int argc, char **argv) {
        cxxopts::value<long>(), "VALUE")
       ("seed", "seed of the random inputs of runs",
        cxxopts::value<unsigned long>()->default_value("1"), "N")
-      ("plant", "testing the checker: damage every variant first "
-                "(drop-barrier or skip-first-iteration)",
+      ("tune", "run variants on the GPU, verify them, keep the fastest in the "
+               "tuning database and print it (every index parameter needs a "
+               "value: -D, --param or --all-params)")
+      ("budget", "with --tune: time at most N variants, best ranked first",
+       cxxopts::value<size_t>(), "N")
+      ("exhaustive", "with --tune: time every variant")
+      ("retune", "with --tune: search again even if the database has a result")
+      ("report", "with --tune: print the ranked table of the first N variants",
+       cxxopts::value<size_t>()->implicit_value("20"), "N")
+      ("db", "with --tune: the tuning database (default "
+             "$XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB)",
+       cxxopts::value<std::string>(), "PATH")
+      ("plant", "testing the checks: damage the variants first "
+                "(drop-barrier, skip-first-iteration; with --tune also fault "
+                "or hang, in the second variant only)",
        cxxopts::value<std::string>(), "BUG")
       ("arch", "GPU architecture for --emit=ptx and --check=nvrtc",
        cxxopts::value<std::string>()->default_value("sm_90"), "SM")
@@ -90,6 +103,8 @@ int run(int argc, char **argv) {
               << "Examples:\n"
               << "  loopyc examples/matmul.loop --emit=ir\n"
               << "  loopyc examples/matmul.loop -D n=1024 -D m=1024 -D l=1024\n"
+              << "  loopyc examples/matmul.loop -D n=4096 -D m=4096 -D l=4096 "
+                 "--tune --report\n"
               << "\nExit status: 0 success, 1 error in the input or "
                  "options, 2 internal error.\n";
     return 0;
@@ -154,11 +169,49 @@ int run(int argc, char **argv) {
   Opts.Seed = R["seed"].as<unsigned long>();
   if (R.count("all-params"))
     Opts.AllParams = R["all-params"].as<long>();
+  Opts.Tune = R.count("tune") > 0;
+  Opts.Exhaustive = R.count("exhaustive") > 0;
+  Opts.Retune = R.count("retune") > 0;
+  if (R.count("budget")) {
+    Opts.Budget = R["budget"].as<size_t>();
+    if (Opts.Budget == 0) {
+      std::cerr << "loopyc: error: --budget must be at least 1; use "
+                   "--exhaustive to time every variant\n";
+      return 1;
+    }
+  }
+  if (R.count("report"))
+    Opts.Report = R["report"].as<size_t>();
+  if (R.count("db"))
+    Opts.Db = R["db"].as<std::string>();
+  for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
+    if (R.count(Opt) && !Opts.Tune) {
+      std::cerr << "loopyc: error: --" << Opt << " goes with --tune\n";
+      return 1;
+    }
+  if (Opts.Tune && (Opts.CheckNvrtc || Opts.CheckOpenCL)) {
+    std::cerr << "loopyc: error: --tune and --check exclude each other\n";
+    return 1;
+  }
+  if (Opts.Tune && R.count("emit") && Opts.Emit != loopy::EmitKind::CUDA) {
+    std::cerr << "loopyc: error: --tune prints the winner's CUDA source; "
+                 "--emit=" << Emit << " cannot go with it\n";
+    return 1;
+  }
+  if (Opts.Tune && (R.count("variant") || Opts.AllVariants)) {
+    std::cerr << "loopyc: error: --tune chooses the variant; --variant and "
+                 "--all-variants cannot go with it\n";
+    return 1;
+  }
   if (R.count("plant")) {
     Opts.Plant = R["plant"].as<std::string>();
-    if (Opts.Plant != "drop-barrier" && Opts.Plant != "skip-first-iteration") {
+    bool Known = Opts.Plant == "drop-barrier" ||
+                 Opts.Plant == "skip-first-iteration" ||
+                 (Opts.Tune && (Opts.Plant == "fault" || Opts.Plant == "hang"));
+    if (!Known) {
       std::cerr << "loopyc: error: unknown --plant value '" << Opts.Plant
-                << "'; expected drop-barrier or skip-first-iteration\n";
+                << "'; expected drop-barrier or skip-first-iteration (with "
+                   "--tune also fault or hang)\n";
       return 1;
     }
   }

@@ -47,6 +47,18 @@ struct CompileOptions {
   /// Damage each variant before running it (drop-barrier,
   /// skip-first-iteration): shows that the check catches such bugs.
   std::string Plant;
+  /// --tune: choose the fastest verified variant on the GPU (or read it
+  /// from the tuning database) and print it.
+  bool Tune = false;
+  /// Variants timed at most (0: the tuner's default); --exhaustive: all.
+  size_t Budget = 0;
+  bool Exhaustive = false;
+  /// Search again even where the database has a result.
+  bool Retune = false;
+  /// Rows of the ranked table to print after tuning (0: none).
+  size_t Report = 0;
+  /// The tuning database; empty for the default.
+  std::string Db;
   /// Target of --emit=ptx.
   std::string Arch = "sm_90";
   /// Planner constraints: threads per block at least, blocks at least.

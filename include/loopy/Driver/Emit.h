@@ -9,10 +9,14 @@
 #define LOOPY_DRIVER_EMIT_H
 
 #include "loopy/Driver/Driver.h"
+#include "loopy/Frontend/AST.h"
 #include "loopy/Driver/ParallelLower.h"
 #include "loopy/IR/Kernel.h"
 #include "loopy/Support/Diagnostics.h"
 
+#include <isl/cpp.h>
+
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -27,6 +31,15 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
 
 /// \p S as a JSON string literal.
 std::string jsonString(const std::string &S);
+
+/// --tune: tunes every kernel of \p M (built as \p Kernels) on the GPU, or
+/// takes its result from the tuning database, and prints each winner's
+/// CUDA source under a comment with its time and rates. A progress bar
+/// goes to \p Err where it is the terminal. Returns the exit status.
+int tuneKernels(const ast::Module &M, const std::vector<Kernel> &Kernels,
+                const KernelSource &Src, const SourceManager &SM,
+                const CompileOptions &Opts, isl::ctx Ctx, std::ostream &Out,
+                std::ostream &Err, DiagnosticEngine &Diags);
 
 } // namespace loopy
 

@@ -81,6 +81,12 @@ Comparison compareOutputs(const Kernel &K, const HostData &Reference,
                           const HostData &Candidate,
                           const CompareOptions &Opts = {});
 
+/// The same with the written elements given: \p Mask is writtenMask(K,
+/// Reference), computed once for many candidates of a large kernel.
+Comparison compareOutputs(const Kernel &K, const HostData &Reference,
+                          const HostData &Candidate, const WrittenMask &Mask,
+                          const CompareOptions &Opts = {});
+
 /// Compares, in \p Candidate, the elements statement \p StmtIdx writes at
 /// \p OutputPoints (values of its output indices, as interpretPoints takes
 /// them) with the values interpretPoints computes from \p Inputs, the data

@@ -8,6 +8,7 @@
 #define LOOPY_RUNTIME_NVRTC_H
 
 #include <string>
+#include <vector>
 
 namespace loopy {
 
@@ -20,6 +21,10 @@ struct NvrtcResult {
 /// Compiles \p Source for \p Arch ("sm_90"); \p Cubin selects CUBIN over PTX.
 NvrtcResult compileCuda(const std::string &Source, const std::string &Name,
                         const std::string &Arch, bool Cubin);
+
+/// The options compileCuda passes besides the architecture (part of the
+/// key of a cached compilation).
+std::vector<std::string> nvrtcOptions();
 
 /// NVRTC's version as "major.minor".
 std::string nvrtcVersionString();

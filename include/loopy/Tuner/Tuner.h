@@ -1,0 +1,124 @@
+//===- Tuner.h - Choosing a variant by running it on the GPU ----*- C++ -*-===//
+//
+// "Dumb enumeration, choose by running on the hardware": the planner ranks
+// the variants by its static cost model; the tuner lowers the best ranked
+// ones, compiles them with NVRTC on every core, and runs each on the GPU
+// through a GpuWorker. Every variant is verified before its time counts:
+// against the reference interpreter (the whole output where the kernel is
+// small enough to interpret, else a sample of output points), and whole-
+// array against the first verified variant. Wrong, failing and faulting
+// variants are recorded and never chosen. The winner goes into the tuning
+// database, keyed so that a second tuning of the same kernel at the same
+// sizes on the same GPU and software returns it without running anything.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_TUNER_TUNER_H
+#define LOOPY_TUNER_TUNER_H
+
+#include "loopy/Driver/ParallelLower.h"
+#include "loopy/Interp/HostData.h"
+#include "loopy/Interp/Work.h"
+#include "loopy/Planner/Planner.h"
+#include "loopy/Runtime/GpuWorker.h"
+#include "loopy/Tuner/TuningDB.h"
+
+#include <chrono>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+struct TuneOptions {
+  /// Variants timed at most, best ranked first; 0 for the default.
+  size_t Budget = 0;
+  static constexpr size_t DefaultBudget = 64;
+  /// Time every variant the planner lists.
+  bool Exhaustive = false;
+  /// Search again even where the database holds a result (and replace it).
+  bool Retune = false;
+  /// Seed of the random inputs.
+  unsigned long Seed = 1;
+  /// The tuning database; empty for defaultTuningDbPath().
+  std::string DbPath;
+  /// Compiled variants are cached here; empty for defaultCompileCacheDir().
+  std::string CacheDir;
+  PlannerOptions Planner;
+  /// Testing the tuner: plant this bug (see CodeGen/Plant.h) in the
+  /// variant ranked second of those timed.
+  std::string Plant;
+  /// Timing: warm-up runs, then repeats until this much time has passed.
+  unsigned Warmup = 2;
+  double MinTimeSeconds = 0.05;
+  unsigned MinRepeats = 5;
+  unsigned MaxRepeats = 200;
+  /// A run of one variant that takes longer is stopped and counts as failed.
+  std::chrono::milliseconds RunTimeout{10000};
+  /// Output points of each statement checked against the interpreter
+  /// where the kernel is too large to interpret whole.
+  size_t SamplePoints = 256;
+  /// Kernels of at most this many FLOPs are checked whole against the
+  /// interpreter.
+  double WholeCheckFlops = 2e8;
+  /// Draw a progress bar on this stream (a terminal); none if null.
+  std::ostream *Progress = nullptr;
+};
+
+/// One kernel to tune, at one set of sizes.
+struct TuneRequest {
+  const Kernel *K = nullptr;
+  /// The source, for lowering on every core.
+  const KernelSource *Source = nullptr;
+  size_t KernelIndex = 0;
+  /// kernelHash of the kernel without -D values.
+  std::string KernelHash;
+  /// Every index parameter: the kernel's Fixed ones and the run values.
+  ParamValues Params;
+};
+
+/// A variant's row in the ranking.
+struct TunedVariant {
+  VariantResult Result;
+  size_t Rank = 0; // position in the planner's ranking
+  double GFlops = 0, GBytesPerSecond = 0;
+  int Registers = 0;
+  int BlocksPerMultiprocessor = 0;
+};
+
+struct TuneResult {
+  /// The winner came from the database; nothing ran.
+  bool FromDatabase = false;
+  TuningKey Key;
+  TuningRecord Winner;
+  /// Every variant tried, fastest verified first, then the others; from
+  /// the database, without ranks and resources.
+  std::vector<TunedVariant> Variants;
+  size_t PlannedVariants = 0;
+  KernelWork Work;
+  std::filesystem::path Database;
+};
+
+class TuneError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Tunes \p R on the GPU of \p W. Throws TuneError when no variant is
+/// both correct and runnable (nothing is stored then), TuningDBError when
+/// the database cannot be used.
+TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
+                gpu::GpuWorker &W);
+
+/// The key under which \p R's result is stored on \p W's GPU.
+TuningKey tuningKey(const TuneRequest &R, const gpu::DeviceInfo &Dev);
+
+/// The launches of \p P at \p Params: one per kernel whose grid is not
+/// empty, arguments bound by name (arrays to the buffers of that name).
+std::vector<gpu::Launch> programLaunches(isl::ctx Ctx,
+                                         const device::DeviceProgram &P,
+                                         const HostData &Data);
+
+} // namespace loopy
+
+#endif

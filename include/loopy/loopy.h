@@ -1,0 +1,147 @@
+//===- loopy.h - Run-time code generation from C++ --------------*- C++ -*-===//
+//
+// The embedding API: parse a kernel from a string or a file, fix its
+// parameters, list its variants, emit CUDA for one, tune it on the GPU
+// (through the tuning database) and launch the tuned kernel on device
+// buffers by argument name.
+//
+//   auto K = loopy::api::Source::fromFile("matmul.loop").kernel("matmul");
+//   K.fix("n", 4096).fix("m", 4096).fix("l", 4096);
+//   loopy::api::TunedKernel T = K.tune();
+//   T.launch({{"a", dA}, {"b", dB}, {"c", dC}});
+//
+// Every failure is a loopy::api::Error whose what() reads like loopyc's
+// diagnostics (file:line:col: error: ...). Nothing needs freeing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_LOOPY_H
+#define LOOPY_LOOPY_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace loopy::api {
+
+class Error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One variant as the planner lists it, best ranked first.
+struct VariantInfo {
+  std::string Schedule;
+  long Threads = 0;         // per block (first statement)
+  long SharedBytes = 0;     // per block (first statement)
+  long RegisterOutputs = 0; // outputs held per thread (first statement)
+  double StaticCost = 0;    // the planner's estimate, in seconds
+};
+
+struct TuneSettings {
+  /// Variants timed at most (0: the tuner's default).
+  size_t Budget = 0;
+  bool Exhaustive = false;
+  /// Search again even where the database has a result.
+  bool Retune = false;
+  /// The tuning database; empty for the default.
+  std::string Database;
+  unsigned long Seed = 1;
+};
+
+class Kernel;
+
+/// A device pointer (CUdeviceptr).
+using DevicePtr = std::uint64_t;
+
+/// A tuned kernel, loaded into the calling thread's current CUDA context
+/// (the primary context of device 0 when there is none).
+class TunedKernel {
+public:
+  TunedKernel(TunedKernel &&) noexcept;
+  TunedKernel &operator=(TunedKernel &&) noexcept;
+  ~TunedKernel();
+
+  const std::string &schedule() const;
+  const std::string &cudaSource() const;
+  /// Median time of one run on the GPU it was tuned on, in seconds.
+  double seconds() const;
+  double gflops() const;
+  /// The result came from the tuning database.
+  bool fromDatabase() const;
+  /// What tuning took (0 when it came from the database).
+  double tuningSeconds() const;
+
+  /// Runs the kernel on device buffers given by argument name (every
+  /// array argument), with scalar arguments by name, on \p Stream (a
+  /// CUstream; 0 for the default stream). Returns once launched.
+  void launch(const std::map<std::string, DevicePtr> &Arrays,
+              const std::map<std::string, double> &Scalars = {},
+              void *Stream = nullptr) const;
+
+private:
+  friend class Kernel;
+  struct Impl;
+  explicit TunedKernel(std::unique_ptr<Impl> P);
+  std::unique_ptr<Impl> P;
+};
+
+/// One kernel of a Source, with the parameter values given so far.
+class Kernel {
+public:
+  Kernel(const Kernel &);
+  Kernel &operator=(const Kernel &);
+  Kernel(Kernel &&) noexcept;
+  Kernel &operator=(Kernel &&) noexcept;
+  ~Kernel();
+
+  const std::string &name() const;
+  /// The index parameters, in declaration order.
+  std::vector<std::string> parameters() const;
+
+  /// Fixes index parameter \p Param to \p Value in the generated code
+  /// (loopyc's -D): a constant the compiler can use.
+  Kernel &fix(const std::string &Param, long Value);
+  /// Gives index parameter \p Param the value \p Value for tuning and
+  /// launching, as a kernel argument (loopyc's --param).
+  Kernel &set(const std::string &Param, long Value);
+
+  std::vector<VariantInfo> variants() const;
+  /// The CUDA source of the variant \p Schedule (a schedule string or a
+  /// rank); the best ranked one if empty.
+  std::string cuda(const std::string &Schedule = "") const;
+  /// Tunes on the GPU, or reads the result from the tuning database, and
+  /// loads the winner. Every parameter needs a value (fix or set).
+  TunedKernel tune(const TuneSettings &S = {}) const;
+
+private:
+  friend class Source;
+  struct Impl;
+  explicit Kernel(std::shared_ptr<Impl> P);
+  std::shared_ptr<Impl> P;
+};
+
+/// A parsed and checked .loop file.
+class Source {
+public:
+  /// Throws Error with the diagnostics if \p Text does not check.
+  static Source fromString(const std::string &Text,
+                           const std::string &Name = "<string>");
+  static Source fromFile(const std::string &Path);
+
+  std::vector<std::string> kernelNames() const;
+  /// The kernel \p Name; the only one when empty.
+  Kernel kernel(const std::string &Name = "") const;
+
+private:
+  friend class Kernel;
+  struct Impl;
+  explicit Source(std::shared_ptr<const Impl> P);
+  std::shared_ptr<const Impl> P;
+};
+
+} // namespace loopy::api
+
+#endif

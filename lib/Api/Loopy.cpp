@@ -1,0 +1,394 @@
+//===- Loopy.cpp - Run-time code generation from C++ ----------------------===//
+//
+// Every operation rebuilds the kernel from its source text in an isl
+// context of its own: isl objects belong to one context and one thread, a
+// kernel is small, and so handles are cheap to copy and safe to use from
+// several threads.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/loopy.h"
+
+#include "loopy/Analysis/Checks.h"
+#include "loopy/CodeGen/Launch.h"
+#include "loopy/CodeGen/Lower.h"
+#include "loopy/CodeGen/Printer.h"
+#include "loopy/Frontend/Parser.h"
+#include "loopy/Interp/HostData.h"
+#include "loopy/Planner/Planner.h"
+#include "loopy/Runtime/Cuda.h"
+#include "loopy/Runtime/Nvrtc.h"
+#include "loopy/Sema/Sema.h"
+#include "loopy/Support/Isl.h"
+#include "loopy/Tuner/KernelHash.h"
+#include "loopy/Tuner/Tuner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+
+namespace loopy::api {
+
+namespace {
+
+/// A kernel built from its source with the fixed values as constants.
+struct Built {
+  IslContext Isl;
+  std::unique_ptr<SourceManager> SM;
+  ast::Module M;
+  std::vector<loopy::Kernel> Kernels;
+  SemaOptions SO;
+};
+
+/// Parses and checks \p Text; throws Error with the diagnostics.
+std::unique_ptr<Built> build(const std::string &Name, const std::string &Text,
+                             const std::map<std::string, long> &Fixed) {
+  auto B = std::make_unique<Built>();
+  B->SM = std::make_unique<SourceManager>(Name, Text);
+  std::ostringstream Diag;
+  DiagnosticEngine Diags(B->SM.get(), Diag);
+  B->SO.Defines = Fixed;
+  try {
+    B->M = parseModule(*B->SM, Diags);
+    if (!Diags.hasErrors()) {
+      B->Kernels = buildKernels(B->M, B->Isl.get(), *B->SM, Diags, B->SO);
+      for (const loopy::Kernel &K : B->Kernels)
+        checkKernel(K, Diags);
+    }
+  } catch (TooManyErrors &) {
+  }
+  if (Diags.hasErrors())
+    throw Error(Diag.str());
+  return B;
+}
+
+size_t kernelIndex(const Built &B, const std::string &Name) {
+  for (size_t I = 0; I < B.Kernels.size(); ++I)
+    if (B.Kernels[I].Name == Name)
+      return I;
+  throw Error("no kernel " + quote(Name) + " in " + quote(B.SM->name()));
+}
+
+/// One GPU worker per process, started on first use.
+gpu::GpuWorker &worker() {
+  static std::mutex M;
+  static std::unique_ptr<gpu::GpuWorker> W;
+  std::lock_guard<std::mutex> L(M);
+  if (!W) {
+    try {
+      W = std::make_unique<gpu::GpuWorker>();
+    } catch (gpu::NoGpuError &E) {
+      throw Error(std::string("tuning needs a GPU: ") + E.what());
+    } catch (gpu::WorkerError &E) {
+      throw Error(std::string("cannot start the GPU worker: ") + E.what());
+    }
+  }
+  return *W;
+}
+
+} // namespace
+
+struct Source::Impl {
+  std::string Name, Text;
+  std::vector<std::string> Kernels;
+};
+
+struct Kernel::Impl {
+  std::shared_ptr<const Source::Impl> Src;
+  std::string Name;
+  std::map<std::string, long> Fixed, Run;
+};
+
+struct TunedKernel::Impl {
+  TuneResult Result;
+  std::map<std::string, long> Params;
+  std::vector<device::DeviceKernel> Kernels;
+  std::vector<std::array<long, 3>> Grids;
+  std::unique_ptr<cuda::Context> Ctx;
+  std::unique_ptr<cuda::Module> Module;
+  std::vector<cuda::Function> Functions;
+};
+
+//===----------------------------------------------------------------------===//
+// Source
+//===----------------------------------------------------------------------===//
+
+Source::Source(std::shared_ptr<const Impl> P) : P(std::move(P)) {}
+
+Source Source::fromString(const std::string &Text, const std::string &Name) {
+  auto B = build(Name, Text, {});
+  auto I = std::make_shared<Impl>();
+  I->Name = Name;
+  I->Text = Text;
+  for (const loopy::Kernel &K : B->Kernels)
+    I->Kernels.push_back(K.Name);
+  return Source(std::move(I));
+}
+
+Source Source::fromFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    throw Error("error: cannot open " + quote(Path));
+  std::ostringstream SS;
+  SS << In.rdbuf();
+  return fromString(SS.str(), Path);
+}
+
+std::vector<std::string> Source::kernelNames() const { return P->Kernels; }
+
+Kernel Source::kernel(const std::string &Name) const {
+  std::string Pick = Name;
+  if (Pick.empty()) {
+    if (P->Kernels.size() != 1)
+      throw Error(quote(P->Name) + " holds " + std::to_string(P->Kernels.size()) +
+                  " kernels; name the one you want");
+    Pick = P->Kernels.front();
+  } else if (std::find(P->Kernels.begin(), P->Kernels.end(), Pick) ==
+             P->Kernels.end()) {
+    throw Error("no kernel " + quote(Pick) + " in " + quote(P->Name));
+  }
+  auto I = std::make_shared<Kernel::Impl>();
+  I->Src = P;
+  I->Name = Pick;
+  return Kernel(std::move(I));
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Kernel::Kernel(std::shared_ptr<Impl> P) : P(std::move(P)) {}
+Kernel::Kernel(const Kernel &O) : P(std::make_shared<Impl>(*O.P)) {}
+Kernel &Kernel::operator=(const Kernel &O) {
+  P = std::make_shared<Impl>(*O.P);
+  return *this;
+}
+Kernel::Kernel(Kernel &&) noexcept = default;
+Kernel &Kernel::operator=(Kernel &&) noexcept = default;
+Kernel::~Kernel() = default;
+
+const std::string &Kernel::name() const { return P->Name; }
+
+std::vector<std::string> Kernel::parameters() const {
+  auto B = build(P->Src->Name, P->Src->Text, {});
+  return B->Kernels[kernelIndex(*B, P->Name)].ParamNames;
+}
+
+Kernel &Kernel::fix(const std::string &Param, long Value) {
+  std::vector<std::string> Ps = parameters();
+  if (std::find(Ps.begin(), Ps.end(), Param) == Ps.end())
+    throw Error("kernel " + quote(P->Name) + " has no index parameter " +
+                quote(Param));
+  P->Run.erase(Param);
+  P->Fixed[Param] = Value;
+  return *this;
+}
+
+Kernel &Kernel::set(const std::string &Param, long Value) {
+  std::vector<std::string> Ps = parameters();
+  if (std::find(Ps.begin(), Ps.end(), Param) == Ps.end())
+    throw Error("kernel " + quote(P->Name) + " has no index parameter " +
+                quote(Param));
+  P->Fixed.erase(Param);
+  P->Run[Param] = Value;
+  return *this;
+}
+
+static std::vector<Variant> planned(const loopy::Kernel &K) {
+  std::string Error;
+  std::vector<Variant> Vs = planKernel(K, PlannerOptions(), Error);
+  if (Vs.empty())
+    throw api::Error("cannot schedule kernel " + quote(K.Name) + ": " + Error);
+  return Vs;
+}
+
+std::vector<VariantInfo> Kernel::variants() const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  std::vector<VariantInfo> R;
+  for (const Variant &V : planned(B->Kernels[kernelIndex(*B, P->Name)])) {
+    VariantInfo I;
+    I.Schedule = V.Name;
+    I.StaticCost = V.Cost;
+    if (!V.Stats.empty()) {
+      I.Threads = V.Stats[0].Threads;
+      I.SharedBytes = V.Stats[0].SharedBytes;
+      I.RegisterOutputs = V.Stats[0].RegisterOutputs;
+    }
+    R.push_back(std::move(I));
+  }
+  return R;
+}
+
+/// Lowers the variant \p Schedule (a schedule string or a rank; the best
+/// ranked if empty) of \p K.
+static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
+                                          const std::string &Schedule) {
+  std::vector<Variant> Vs = planned(K);
+  std::string Err;
+  std::optional<Variant> V =
+      Schedule.empty() ? std::optional<Variant>(Vs.front())
+                       : findVariant(K, Vs, Schedule, Err);
+  if (!V)
+    throw Error("variant " + quote(Schedule) + ": " + Err);
+  auto Prog = lowerKernel(K, V->Schedules, Err);
+  if (!Prog)
+    throw Error("cannot lower variant " + quote(V->Name) + ": " + Err);
+  return std::move(*Prog);
+}
+
+std::string Kernel::cuda(const std::string &Schedule) const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  return printProgram(lowerVariant(B->Kernels[kernelIndex(*B, P->Name)], Schedule),
+                      Dialect::CUDA);
+}
+
+TunedKernel Kernel::tune(const TuneSettings &S) const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  size_t KI = kernelIndex(*B, P->Name);
+  const loopy::Kernel &K = B->Kernels[KI];
+  std::string Missing;
+  for (const std::string &Name : K.ParamNames)
+    if (!P->Fixed.count(Name) && !P->Run.count(Name))
+      Missing += (Missing.empty() ? "" : ", ") + Name;
+  if (!Missing.empty())
+    throw Error("kernel " + quote(K.Name) + " needs a value for " + Missing +
+                " to be tuned; give one with fix() or set()");
+  auto I = std::make_unique<TunedKernel::Impl>();
+  I->Params = P->Run;
+  for (auto &[Name, V] : P->Fixed)
+    I->Params[Name] = V;
+
+  KernelSource Src{P->Src->Name, P->Src->Text, B->SO};
+  TuneRequest R;
+  R.K = &K;
+  R.Source = &Src;
+  R.KernelIndex = KI;
+  R.Params = I->Params;
+  R.KernelHash = kernelHashes(B->M, B->Isl.get(), *B->SM).at(K.Name);
+  TuneOptions TO;
+  TO.Budget = S.Budget;
+  TO.Exhaustive = S.Exhaustive;
+  TO.Retune = S.Retune;
+  TO.DbPath = S.Database;
+  TO.Seed = S.Seed;
+  gpu::GpuWorker &W = worker();
+  try {
+    I->Result = loopy::tune(R, TO, W);
+  } catch (std::runtime_error &E) { // TuneError, TuningDBError
+    throw Error(E.what());
+  }
+
+  // The winner, loaded into this process.
+  device::DeviceProgram Prog = lowerVariant(K, I->Result.Winner.Schedule);
+  NvrtcResult C =
+      compileCuda(I->Result.Winner.CudaSource, K.Name + ".cu", W.device().arch(), true);
+  if (!C.Ok)
+    throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) + ":\n" +
+                C.Log);
+  try {
+    I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
+    I->Module = std::make_unique<cuda::Module>(C.Output);
+    for (device::DeviceKernel &DK : Prog.Kernels) {
+      I->Grids.push_back(launchGrid(B->Isl.get(), DK, I->Params));
+      I->Functions.push_back(I->Module->function(DK.Name));
+      DK.Body.clear(); // only the signature and the launch shape are kept
+      I->Kernels.push_back(std::move(DK));
+    }
+  } catch (cuda::CudaError &E) {
+    throw Error(E.what());
+  } catch (gpu::NoGpuError &E) {
+    throw Error(std::string("tuning needs a GPU: ") + E.what());
+  }
+  return TunedKernel(std::move(I));
+}
+
+//===----------------------------------------------------------------------===//
+// TunedKernel
+//===----------------------------------------------------------------------===//
+
+TunedKernel::TunedKernel(std::unique_ptr<Impl> P) : P(std::move(P)) {}
+TunedKernel::TunedKernel(TunedKernel &&) noexcept = default;
+TunedKernel &TunedKernel::operator=(TunedKernel &&) noexcept = default;
+TunedKernel::~TunedKernel() = default;
+
+const std::string &TunedKernel::schedule() const {
+  return P->Result.Winner.Schedule;
+}
+const std::string &TunedKernel::cudaSource() const {
+  return P->Result.Winner.CudaSource;
+}
+double TunedKernel::seconds() const { return P->Result.Winner.MedianSeconds; }
+double TunedKernel::gflops() const { return P->Result.Winner.GFlops; }
+bool TunedKernel::fromDatabase() const { return P->Result.FromDatabase; }
+double TunedKernel::tuningSeconds() const {
+  return P->Result.FromDatabase ? 0 : P->Result.Winner.TuningSeconds;
+}
+
+void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
+                         const std::map<std::string, double> &Scalars,
+                         void *Stream) const {
+  for (size_t KI = 0; KI < P->Kernels.size(); ++KI) {
+    const device::DeviceKernel &DK = P->Kernels[KI];
+    const std::array<long, 3> &G = P->Grids[KI];
+    if (G[0] == 0 || G[1] == 0 || G[2] == 0)
+      continue;
+    // Every argument's bytes, 8 each at most.
+    std::vector<std::array<unsigned char, 8>> Storage(DK.Params.size());
+    std::vector<void *> Args;
+    for (size_t A = 0; A < DK.Params.size(); ++A) {
+      const device::KernelParam &KP = DK.Params[A];
+      unsigned char *Slot = Storage[A].data();
+      auto Put = [&](auto V) { std::memcpy(Slot, &V, sizeof V); };
+      switch (KP.K) {
+      case device::KernelParam::Kind::Index:
+        Put(static_cast<int64_t>(P->Params.at(KP.Name)));
+        break;
+      case device::KernelParam::Kind::Scalar: {
+        auto It = Scalars.find(KP.Name);
+        if (It == Scalars.end())
+          throw Error("launch of " + quote(DK.Name) + ": no value for scalar " +
+                      quote(KP.Name));
+        switch (KP.Type) {
+        case DType::F32:
+          Put(static_cast<float>(It->second));
+          break;
+        case DType::F64:
+          Put(It->second);
+          break;
+        case DType::I32:
+          Put(static_cast<int32_t>(It->second));
+          break;
+        default:
+          Put(static_cast<int64_t>(It->second));
+          break;
+        }
+        break;
+      }
+      case device::KernelParam::Kind::InArray:
+      case device::KernelParam::Kind::OutArray: {
+        auto It = Arrays.find(KP.Name);
+        if (It == Arrays.end())
+          throw Error("launch of " + quote(DK.Name) + ": no buffer for array " +
+                      quote(KP.Name));
+        Put(static_cast<CUdeviceptr>(It->second));
+        break;
+      }
+      }
+      Args.push_back(Slot);
+    }
+    unsigned Grid[3], Block[3];
+    for (int D = 0; D < 3; ++D) {
+      Grid[D] = static_cast<unsigned>(G[D]);
+      Block[D] = static_cast<unsigned>(DK.BlockDim[D]);
+    }
+    try {
+      cuda::launch(P->Functions[KI], Grid, Block, 0,
+                   static_cast<CUstream>(Stream), Args.data());
+    } catch (cuda::CudaError &E) {
+      throw Error(E.what());
+    }
+  }
+}
+
+} // namespace loopy::api

@@ -1,0 +1,194 @@
+//===- Tune.cpp - loopyc --tune -------------------------------------------===//
+//
+// Tunes every kernel of the file at the sizes given, and prints the winner
+// of each as CUDA source under a header comment saying what was measured,
+// so that `loopyc K.loop --tune -o k.cu` leaves a usable file.
+//
+//===----------------------------------------------------------------------===//
+#include "RunParams.h"
+
+#include "loopy/Driver/Emit.h"
+#include "loopy/Runtime/Nvrtc.h"
+#include "loopy/Tuner/KernelHash.h"
+#include "loopy/Tuner/Tuner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace loopy {
+
+static std::string fixed(double V, int Digits) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, "%.*f", Digits, V);
+  return Buf;
+}
+
+/// "12.3 TFLOP/s" or "456.7 GFLOP/s".
+static std::string flopRate(double GFlops) {
+  return GFlops >= 1000 ? fixed(GFlops / 1000, 2) + " TFLOP/s"
+                        : fixed(GFlops, 1) + " GFLOP/s";
+}
+
+static std::string utcTime(int64_t T) {
+  std::time_t TT = static_cast<std::time_t>(T);
+  std::tm TM{};
+  gmtime_r(&TT, &TM);
+  char Buf[32];
+  std::strftime(Buf, sizeof Buf, "%Y-%m-%d %H:%M UTC", &TM);
+  return Buf;
+}
+
+static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
+  OS << "//\n// rank  time          " << (R.FromDatabase ? "" : "TFLOP/s  GB/s     regs  blocks/SM  ")
+     << "status   schedule\n";
+  size_t Shown = 0;
+  for (size_t I = 0; I < R.Variants.size() && Shown < Rows; ++I, ++Shown) {
+    const TunedVariant &V = R.Variants[I];
+    char Line[160];
+    std::string Time = V.Result.Seconds ? fixed(*V.Result.Seconds * 1e3, 4) + " ms" : "-";
+    std::snprintf(Line, sizeof Line, "// %4zu  %-12s  ", I + 1, Time.c_str());
+    OS << Line;
+    if (!R.FromDatabase) {
+      std::snprintf(Line, sizeof Line, "%-7s  %-7s  %4d  %9d  ",
+                    V.Result.Seconds ? fixed(V.GFlops / 1000, 2).c_str() : "-",
+                    V.Result.Seconds ? fixed(V.GBytesPerSecond, 1).c_str() : "-",
+                    V.Registers, V.BlocksPerMultiprocessor);
+      OS << Line;
+    }
+    std::snprintf(Line, sizeof Line, "%-7s  ", variantStatusName(V.Result.Status));
+    OS << Line << V.Result.Schedule;
+    if (!V.Result.Reason.empty())
+      OS << "\n//       " << V.Result.Reason.substr(0, 200);
+    OS << "\n";
+  }
+  if (Shown < R.Variants.size())
+    OS << "// (" << R.Variants.size() - Shown << " more; --report=N shows N rows)\n";
+}
+
+static void printResult(std::ostream &OS, const Kernel &K,
+                        const TuneRequest &Req, const TuneResult &R,
+                        const gpu::DeviceInfo &Dev, const CompileOptions &Opts,
+                        const TuneOptions &TO) {
+  OS << "// loopyc --tune: kernel " << K.Name;
+  if (!Req.Params.empty()) {
+    OS << " at";
+    const char *Sep = " ";
+    for (auto &[Name, V] : Req.Params) {
+      OS << Sep << Name << "=" << V;
+      Sep = ", ";
+    }
+  }
+  OS << "\n// device: " << Dev.Name << " (" << Dev.arch() << ", "
+     << Dev.Multiprocessors << " multiprocessors), driver "
+     << Dev.driverVersionString() << ", NVRTC " << nvrtcVersionString() << "\n";
+  const TuningRecord &W = R.Winner;
+  OS << "// winner: " << W.Schedule << "\n";
+  OS << "// time: " << fixed(W.MedianSeconds * 1e3, 4) << " ms (median), "
+     << flopRate(W.GFlops) << ", " << fixed(W.GBytesPerSecond, 1)
+     << " GB/s (" << fixed(R.Work.Flops / 1e9, 3) << " GFLOP, "
+     << fixed(R.Work.bytes() / 1e6, 1) << " MB compulsory traffic)\n";
+  if (R.FromDatabase) {
+    OS << "// from the tuning database " << R.Database.string() << ": tuned "
+       << utcTime(W.Timestamp) << " in " << fixed(W.TuningSeconds, 1)
+       << " s, " << W.VariantsTimed << " variants timed; --retune searches "
+          "again\n";
+  } else {
+    size_t Counts[4] = {0, 0, 0, 0};
+    for (const TunedVariant &V : R.Variants)
+      ++Counts[static_cast<int>(V.Result.Status)];
+    OS << "// search: " << R.Variants.size() << " of " << R.PlannedVariants
+       << " variants tried (";
+    if (TO.Exhaustive)
+      OS << "--exhaustive";
+    else
+      OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget);
+    OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
+       << " wrong, " << Counts[2] << " failed, " << Counts[3]
+       << " dropped; " << fixed(W.TuningSeconds, 1) << " s; seed "
+       << TO.Seed << "\n";
+    OS << "// stored in " << R.Database.string() << "\n";
+  }
+  if (Opts.Report)
+    printReport(OS, R, Opts.Report);
+  OS << W.CudaSource;
+}
+
+int tuneKernels(const ast::Module &M, const std::vector<Kernel> &Kernels,
+                const KernelSource &Src, const SourceManager &SM,
+                const CompileOptions &Opts, isl::ctx Ctx, std::ostream &Out,
+                std::ostream &Err, DiagnosticEngine &Diags) {
+  TuneOptions TO;
+  TO.Budget = Opts.Budget;
+  TO.Exhaustive = Opts.Exhaustive;
+  TO.Retune = Opts.Retune;
+  TO.Seed = Opts.Seed;
+  TO.DbPath = Opts.Db;
+  TO.Planner.MinThreads = Opts.MinThreads;
+  TO.Planner.MinBlocks = Opts.MinBlocks;
+  TO.Plant = Opts.Plant;
+  if (&Err == &std::cerr && isatty(STDERR_FILENO))
+    TO.Progress = &Err;
+
+  // Parameter values first: a missing one is reported before the GPU is
+  // looked for.
+  std::vector<TuneRequest> Requests(Kernels.size());
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const Kernel &K = Kernels[KI];
+    auto Given = runParams(K, Opts, "--tune", Diags);
+    if (!Given)
+      return 1;
+    TuneRequest &R = Requests[KI];
+    R.K = &K;
+    R.Source = &Src;
+    R.KernelIndex = KI;
+    R.Params = *Given;
+    for (auto &[Name, V] : K.Fixed)
+      R.Params[Name] = V;
+  }
+  std::map<std::string, std::string> Hashes = kernelHashes(M, Ctx, SM);
+
+  std::unique_ptr<gpu::GpuWorker> Worker;
+  try {
+    Worker = std::make_unique<gpu::GpuWorker>();
+  } catch (gpu::NoGpuError &E) {
+    Diags.error(std::string("--tune needs a GPU: ") + E.what() +
+                "; --emit=cuda works without one, from the static ranking");
+    return 1;
+  } catch (gpu::WorkerError &E) {
+    Diags.error(std::string("--tune: ") + E.what());
+    return 1;
+  }
+  const gpu::DeviceInfo &Dev = Worker->device();
+  int Status = 0;
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const Kernel &K = Kernels[KI];
+    if (K.Stmts.empty())
+      continue;
+    TuneRequest &R = Requests[KI];
+    R.KernelHash = Hashes.at(K.Name);
+    try {
+      TuneResult Res = tune(R, TO, *Worker);
+      for (const TunedVariant &V : Res.Variants)
+        if (V.Result.Status == VariantStatus::Wrong)
+          Diags.warning(K.Loc, "variant " + V.Result.Schedule + " of kernel " +
+                                   quote(K.Name) +
+                                   " computed wrong results and was not "
+                                   "chosen: " +
+                                   V.Result.Reason);
+      printResult(Out, K, R, Res, Dev, Opts, TO);
+    } catch (TuneError &E) {
+      Diags.error(K.Loc, E.what());
+      Status = 1;
+    } catch (TuningDBError &E) {
+      Diags.error(E.what());
+      Status = 1;
+    }
+  }
+  return Status;
+}
+
+} // namespace loopy

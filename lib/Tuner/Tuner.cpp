@@ -1,0 +1,439 @@
+//===- Tuner.cpp - Choosing a variant by running it on the GPU ------------===//
+#include "loopy/Tuner/Tuner.h"
+
+#include "loopy/CodeGen/Launch.h"
+#include "loopy/CodeGen/Plant.h"
+#include "loopy/CodeGen/Printer.h"
+#include "loopy/Interp/Compare.h"
+#include "loopy/Interp/Fill.h"
+#include "loopy/Interp/Interpreter.h"
+#include "loopy/Runtime/Nvrtc.h"
+#include "loopy/Support/Isl.h"
+#include "loopy/Tuner/CompileCache.h"
+#include "loopy/Tuner/KernelHash.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <ostream>
+
+#ifndef LOOPY_VERSION
+#define LOOPY_VERSION "unknown"
+#endif
+
+namespace loopy {
+
+using namespace device;
+using Clock = std::chrono::steady_clock;
+
+TuningKey tuningKey(const TuneRequest &R, const gpu::DeviceInfo &Dev) {
+  TuningKey Key;
+  Key.KernelHash = R.KernelHash;
+  Key.FixedParams = fixedParamsText(R.Params);
+  Key.Device = Dev.Name;
+  Key.ComputeCapability = Dev.computeCapability();
+  Key.DriverVersion = Dev.driverVersionString();
+  Key.NvrtcVersion = nvrtcVersionString();
+  return Key;
+}
+
+std::vector<gpu::Launch> programLaunches(isl::ctx Ctx, const DeviceProgram &P,
+                                         const HostData &Data) {
+  std::vector<gpu::Launch> Launches;
+  for (const DeviceKernel &DK : P.Kernels) {
+    std::array<long, 3> Grid = launchGrid(Ctx, DK, Data.Params);
+    if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
+      continue;
+    gpu::Launch L;
+    L.Function = DK.Name;
+    for (int A = 0; A < 3; ++A) {
+      L.Grid[A] = static_cast<unsigned>(Grid[A]);
+      L.Block[A] = static_cast<unsigned>(DK.BlockDim[A]);
+    }
+    for (const KernelParam &KP : DK.Params) {
+      switch (KP.K) {
+      case KernelParam::Kind::Index:
+        // idx is a 64-bit integer in the generated code.
+        L.Args.push_back(gpu::KernelArg::value<int64_t>(Data.Params.at(KP.Name)));
+        break;
+      case KernelParam::Kind::Scalar: {
+        const HostScalar &S = Data.Scalars.at(KP.Name);
+        switch (KP.Type) {
+        case DType::F32:
+          L.Args.push_back(gpu::KernelArg::value<float>(static_cast<float>(S.Float)));
+          break;
+        case DType::F64:
+          L.Args.push_back(gpu::KernelArg::value<double>(S.Float));
+          break;
+        case DType::I32:
+          L.Args.push_back(gpu::KernelArg::value<int32_t>(static_cast<int32_t>(S.Int)));
+          break;
+        default:
+          L.Args.push_back(gpu::KernelArg::value<int64_t>(S.Int));
+          break;
+        }
+        break;
+      }
+      case KernelParam::Kind::InArray:
+      case KernelParam::Kind::OutArray:
+        L.Args.push_back(gpu::KernelArg::buffer(KP.Name));
+        break;
+      }
+    }
+    Launches.push_back(std::move(L));
+  }
+  return Launches;
+}
+
+namespace {
+
+/// The first line of \p S.
+std::string firstLine(const std::string &S) {
+  return S.substr(0, S.find('\n'));
+}
+
+std::string formatMs(double Seconds) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.3f ms", Seconds * 1e3);
+  return Buf;
+}
+
+/// A one-line progress bar, redrawn in place on a terminal.
+class ProgressBar {
+public:
+  ProgressBar(std::ostream *OS, std::string What, size_t Total)
+      : OS(OS), What(std::move(What)), Total(Total) {}
+  ~ProgressBar() {
+    if (OS)
+      *OS << "\r\033[K" << std::flush;
+  }
+  void update(size_t Done, double Best) {
+    if (!OS)
+      return;
+    constexpr size_t Width = 30;
+    size_t Filled = Total ? Done * Width / Total : Width;
+    *OS << "\r\033[K" << What << " [" << std::string(Filled, '=')
+        << std::string(Width - Filled, ' ') << "] " << Done << "/" << Total;
+    if (Best > 0)
+      *OS << "  best " << formatMs(Best);
+    *OS << std::flush;
+  }
+
+private:
+  std::ostream *OS;
+  std::string What;
+  size_t Total;
+};
+
+/// The compiled form of one candidate, or why there is none.
+struct Compiled {
+  std::optional<DeviceProgram> Program;
+  std::string Source;
+  std::string Cubin;
+  std::string Error;
+};
+
+/// Lowers, prints and compiles the candidates on every core; compiled
+/// variants are cached on disk.
+std::vector<Compiled> compileCandidates(const TuneRequest &R,
+                                        const std::vector<Variant> &Vs,
+                                        const std::vector<size_t> &Pick,
+                                        const TuneOptions &Opts,
+                                        const std::string &Arch) {
+  std::vector<LoweredVariant> Lowered =
+      lowerInParallel(*R.Source, R.KernelIndex, Vs, Pick);
+  std::vector<Compiled> Out(Pick.size());
+  for (size_t I = 0; I < Pick.size(); ++I) {
+    if (!Lowered[I].Program) {
+      Out[I].Error = "lowering failed: " + Lowered[I].Error;
+      continue;
+    }
+    if (I == 1 && !Opts.Plant.empty() &&
+        !plantBug(*Lowered[I].Program, Opts.Plant))
+      Out[I].Error = "nothing to plant " + Opts.Plant + " in";
+    Out[I].Source = printProgram(*Lowered[I].Program, Dialect::CUDA);
+    Out[I].Program = std::move(Lowered[I].Program);
+  }
+  std::optional<CompileCache> Cache;
+  try {
+    Cache.emplace(Opts.CacheDir.empty() ? defaultCompileCacheDir()
+                                        : std::filesystem::path(Opts.CacheDir));
+  } catch (CompileCacheError &) {
+    // Without a cache every variant is compiled; that is all.
+  }
+  const std::string Nvrtc = nvrtcVersionString();
+  std::atomic<size_t> Next = 0;
+  runOnWorkers(0, [&] {
+    for (size_t I; (I = Next++) < Pick.size();) {
+      Compiled &C = Out[I];
+      if (!C.Error.empty())
+        continue;
+      std::string Key = compileCacheKey(C.Source, nvrtcOptions(), Nvrtc, Arch);
+      if (Cache)
+        try {
+          if (auto Hit = Cache->lookup(Key)) {
+            C.Cubin = std::move(Hit->Cubin);
+            continue;
+          }
+        } catch (CompileCacheError &) {
+        }
+      NvrtcResult NR = compileCuda(C.Source, R.K->Name + ".cu", Arch, true);
+      if (!NR.Ok) {
+        C.Error = "NVRTC: " + firstLine(NR.Log);
+        continue;
+      }
+      C.Cubin = std::move(NR.Output);
+      if (Cache)
+        try {
+          Cache->store(Key, {C.Cubin, NR.Log});
+        } catch (CompileCacheError &) {
+        }
+    }
+  });
+  return Out;
+}
+
+/// Runs and checks candidates on the GPU.
+class Verifier {
+public:
+  Verifier(const Kernel &K, const HostData &Data, const TuneOptions &Opts,
+           double Flops)
+      : K(K), Data(Data), Opts(Opts), Whole(Flops <= Opts.WholeCheckFlops) {
+    if (Whole) {
+      Reference = Data;
+      interpret(K, *Reference);
+      Mask = writtenMask(K, *Reference);
+    } else {
+      Mask = writtenMask(K, Data);
+      for (unsigned S = 0; S < K.Stmts.size(); ++S)
+        Samples.push_back(
+            sampleOutputPoints(K, Data, S, Opts.SamplePoints, Opts.Seed + S));
+    }
+  }
+
+  /// Why the run \p Cand is wrong; empty if it is right.
+  std::string check(const HostData &Cand) {
+    if (Whole) {
+      Comparison C = compareOutputs(K, *Reference, Cand, Mask);
+      return C.Ok ? "" : firstLine(C.message());
+    }
+    // Sampled points against the interpreter. A statement reading what an
+    // earlier one wrote is checked on the candidate's values of it.
+    HostData In = Data;
+    for (unsigned S = 0; S < K.Stmts.size(); ++S) {
+      ArrayComparison A = comparePoints(K, In, Cand, S, Samples[S]);
+      if (!A.Ok)
+        return "at sampled outputs: " + firstLine(A.Message);
+      const std::string &Name = K.Args[K.Stmts[S].Write.Arg].Name;
+      In.array(Name) = Cand.array(Name);
+    }
+    // Every element: written at all, and close to the first verified run
+    // (two float results each within the tolerance of the exact one).
+    CompareOptions Twice;
+    Twice.ToleranceScale = 2;
+    Comparison C = compareOutputs(K, First ? *First : Cand, Cand, Mask, Twice);
+    if (!C.Ok)
+      return (First ? "against the first verified variant: " : "") +
+             firstLine(C.message());
+    if (!First)
+      First = Cand;
+    return "";
+  }
+
+  bool whole() const { return Whole; }
+
+private:
+  const Kernel &K;
+  const HostData &Data;
+  const TuneOptions &Opts;
+  bool Whole;
+  std::optional<HostData> Reference;
+  std::optional<HostData> First;
+  WrittenMask Mask;
+  std::vector<std::vector<std::vector<long>>> Samples;
+};
+
+} // namespace
+
+TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
+                gpu::GpuWorker &W) {
+  auto Start = Clock::now();
+  const Kernel &K = *R.K;
+  TuneResult Result;
+  Result.Key = tuningKey(R, W.device());
+  Result.Work = countWork(K, R.Params);
+  Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
+                                        : std::filesystem::path(Opts.DbPath);
+  TuningDB Db(Result.Database);
+  if (!Opts.Retune)
+    if (auto Rec = Db.lookup(Result.Key)) {
+      Result.FromDatabase = true;
+      Result.Winner = std::move(*Rec);
+      for (VariantResult &V : Db.variants(Result.Key))
+        Result.Variants.push_back({std::move(V)});
+      return Result;
+    }
+
+  std::string Error;
+  std::vector<Variant> Vs = planKernel(K, Opts.Planner, Error);
+  if (Vs.empty())
+    throw TuneError("cannot schedule kernel " + quote(K.Name) + ": " + Error);
+  Result.PlannedVariants = Vs.size();
+  size_t Budget = Opts.Budget ? Opts.Budget : TuneOptions::DefaultBudget;
+  size_t N = Opts.Exhaustive ? Vs.size() : std::min(Budget, Vs.size());
+  std::vector<size_t> Pick(N);
+  for (size_t I = 0; I < N; ++I)
+    Pick[I] = I;
+
+  auto Data = makeHostData(K, R.Params, Error);
+  if (!Data)
+    throw TuneError("cannot run kernel " + quote(K.Name) + ": " + Error);
+  fillRandom(K, *Data, Opts.Seed);
+  std::vector<gpu::BufferSpec> Buffers;
+  for (const Argument &A : K.Args)
+    if (A.isArray())
+      Buffers.push_back(
+          {A.Name, Data->array(A.Name).byteSize(), A.Mode != ArgMode::In});
+  W.setBuffers(Buffers);
+  for (auto &[Name, A] : Data->Arrays)
+    std::memcpy(W.hostBuffer(Name), A.data(), A.byteSize());
+  // Before each run the outputs go back to their poisoned (or, for inout,
+  // initial) state; the inputs are never copied back.
+  auto RestoreOutputs = [&] {
+    for (const gpu::BufferSpec &B : Buffers)
+      if (B.Output)
+        std::memcpy(W.hostBuffer(B.Name), Data->array(B.Name).data(), B.Bytes);
+  };
+
+  std::vector<Compiled> Code =
+      compileCandidates(R, Vs, Pick, Opts, W.device().arch());
+  Verifier Check(K, *Data, Opts, Result.Work.Flops);
+
+  IslContext Isl;
+  ProgressBar Bar(Opts.Progress, "tuning " + K.Name, N);
+  double Best = 0;
+  size_t BestIdx = N;
+  std::vector<TunedVariant> Rows(N);
+  for (size_t I = 0; I < N; ++I) {
+    Bar.update(I, Best);
+    TunedVariant &Row = Rows[I];
+    Row.Rank = Pick[I];
+    VariantResult &VR = Row.Result;
+    VR.Schedule = Vs[Pick[I]].Name;
+    auto Fail = [&](VariantStatus S, std::string Why) {
+      VR.Status = S;
+      std::replace(Why.begin(), Why.end(), '\n', ' ');
+      VR.Reason = std::move(Why);
+    };
+    if (!Code[I].Error.empty()) {
+      Fail(VariantStatus::Failed, Code[I].Error);
+      continue;
+    }
+    std::vector<gpu::Launch> Launches =
+        programLaunches(Isl.get(), *Code[I].Program, *Data);
+    gpu::LoadResult L = W.load(Code[I].Cubin, Launches);
+    if (L.Status != gpu::Outcome::Ok) {
+      Fail(VariantStatus::Failed, L.Error);
+      continue;
+    }
+    std::string Spill;
+    for (const gpu::FunctionInfo &F : L.Functions) {
+      Row.Registers = std::max(Row.Registers, F.Registers);
+      Row.BlocksPerMultiprocessor = F.BlocksPerMultiprocessor;
+      if (F.LocalBytes > 0)
+        Spill = F.Name + " uses " + std::to_string(F.LocalBytes) +
+                " bytes of local memory per thread (" +
+                std::to_string(F.Registers) + " registers)";
+    }
+    if (!Spill.empty()) {
+      Fail(VariantStatus::Dropped, Spill);
+      continue;
+    }
+    RestoreOutputs();
+    auto RunStart = Clock::now();
+    gpu::RunResult Run = W.run(Launches, Opts.RunTimeout);
+    double RunSeconds = std::chrono::duration<double>(Clock::now() - RunStart).count();
+    if (Run.Status != gpu::Outcome::Ok) {
+      Fail(VariantStatus::Failed,
+           Run.Status == gpu::Outcome::TimedOut
+               ? "timed out after " +
+                     std::to_string(Opts.RunTimeout.count() / 1000) +
+                     " s (the worker was stopped)"
+               : Run.Error);
+      continue;
+    }
+    HostData Cand = *Data;
+    for (const gpu::BufferSpec &B : Buffers)
+      if (B.Output)
+        std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name), B.Bytes);
+    std::string Wrong = Check.check(Cand);
+    if (!Wrong.empty()) {
+      Fail(VariantStatus::Wrong, Wrong);
+      continue;
+    }
+    // A variant far slower than the best so far is timed once: it cannot
+    // win, and its repeats would only cost time.
+    bool Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
+    gpu::TimeResult T = W.time(
+        Launches, Hopeless ? 0 : Opts.Warmup, Hopeless ? 0 : Opts.MinTimeSeconds,
+        Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
+        Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+    if (T.Status != gpu::Outcome::Ok) {
+      Fail(VariantStatus::Failed,
+           T.Status == gpu::Outcome::TimedOut ? "timed out while timing"
+                                               : T.Error);
+      continue;
+    }
+    VR.Seconds = T.MedianSeconds;
+    Row.GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
+    Row.GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
+    if (Best == 0 || T.MedianSeconds < Best) {
+      Best = T.MedianSeconds;
+      BestIdx = I;
+    }
+  }
+  Bar.update(N, Best);
+
+  std::stable_sort(Rows.begin(), Rows.end(),
+                   [](const TunedVariant &A, const TunedVariant &B) {
+                     bool AOk = A.Result.Seconds.has_value();
+                     bool BOk = B.Result.Seconds.has_value();
+                     if (AOk != BOk)
+                       return AOk;
+                     return AOk && *A.Result.Seconds < *B.Result.Seconds;
+                   });
+  if (BestIdx == N) {
+    std::string Why = "no variant of kernel " + quote(K.Name) +
+                      " ran correctly on the GPU (" + std::to_string(N) +
+                      " tried)";
+    if (!Rows.empty())
+      Why += "; the first, " + Rows.front().Result.Schedule + ", " +
+             variantStatusName(Rows.front().Result.Status) + ": " +
+             Rows.front().Result.Reason;
+    throw TuneError(Why);
+  }
+  const TunedVariant &Win = Rows.front();
+  TuningRecord &Rec = Result.Winner;
+  Rec.Schedule = Win.Result.Schedule;
+  Rec.CudaSource = Code[BestIdx].Source;
+  Rec.MedianSeconds = *Win.Result.Seconds;
+  Rec.GFlops = Win.GFlops;
+  Rec.GBytesPerSecond = Win.GBytesPerSecond;
+  Rec.VariantsTimed = static_cast<int64_t>(std::count_if(
+      Rows.begin(), Rows.end(),
+      [](const TunedVariant &V) { return V.Result.Seconds.has_value(); }));
+  Rec.TuningSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
+  Rec.Timestamp = static_cast<int64_t>(std::time(nullptr));
+  Rec.LoopycVersion = LOOPY_VERSION;
+  Result.Variants = std::move(Rows);
+  std::vector<VariantResult> Stored;
+  for (const TunedVariant &V : Result.Variants)
+    Stored.push_back(V.Result);
+  Db.store(Result.Key, Rec, Stored);
+  return Result;
+}
+
+} // namespace loopy

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# GPU tests (ctest label "gpu"): tune several kernels on the GPU, check that a
+# planted faulting variant and a planted hanging one are survived, that a
+# second tuning comes from the database, and run the embedding example.
+# Exits 77 (skipped) where there is no GPU.
+#
+#   scripts/gpu-tests.sh BUILD_DIR
+set -uo pipefail
+bin="${1:-build}/bin"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export LOOPY_TUNING_DB="$work/tuning.db" LOOPY_CACHE_DIR="$work/cache"
+failed=0
+
+probe="$("$bin/loopyc" "$root/examples/dot.loop" -D n=1024 --tune 2>&1 >/dev/null)"
+if grep -q "needs a GPU" <<<"$probe"; then
+  echo "gpu tests skipped: $probe"
+  exit 77
+fi
+
+# tune NAME FILE ARGS...: the winner is printed and verified variants exist.
+tune() {
+  local name="$1" file="$2"; shift 2
+  local start=$SECONDS
+  if "$bin/loopyc" "$root/examples/$file" "$@" --tune --report=5 \
+       >"$work/$name.out" 2>"$work/$name.err" &&
+     grep -q "^// winner: " "$work/$name.out" &&
+     grep -q "__global__" "$work/$name.out"; then
+    echo "PASS tune $name ($((SECONDS - start)) s): $(grep '^// time: ' "$work/$name.out")"
+  else
+    echo "FAIL tune $name"; cat "$work/$name.out" "$work/$name.err"; failed=1
+  fi
+}
+
+tune matmul matmul.loop -D n=2048 -D m=2048 -D l=2048 --budget=24
+tune matvec matvec.loop -D n=8192 -D m=8192 --budget=24
+tune dot dot.loop -D n=16777216 --budget=24
+tune transpose transpose.loop -D n=4096 -D m=4096 --budget=24
+tune tri_matvec tri_matvec.loop -D n=4000 --budget=24
+tune matmul_params matmul.loop --all-params=1000 --budget=12
+
+# The second tuning of the same kernel comes from the database, fast.
+start=$(date +%s%N)
+"$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 \
+  --tune --budget=24 >"$work/again.out" 2>&1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if grep -q "from the tuning database" "$work/again.out" &&
+   [ "$(grep '^// winner' "$work/again.out")" = "$(grep '^// winner' "$work/matmul.out")" ]; then
+  echo "PASS second tuning from the database in $ms ms"
+else
+  echo "FAIL second tuning"; cat "$work/again.out"; failed=1
+fi
+
+# A faulting variant is recorded as failed; the search goes on.
+for bug in fault hang; do
+  "$bin/loopyc" "$root/examples/matmul.loop" -D n=512 -D m=512 -D l=512 \
+    --tune --budget=6 --retune --plant=$bug --report=6 \
+    >"$work/$bug.out" 2>"$work/$bug.err"
+  status=$?
+  want="CUDA_ERROR_ILLEGAL_ADDRESS"; [ $bug = hang ] && want="timed out"
+  if [ $status = 0 ] && grep -q "^// winner: " "$work/$bug.out" &&
+     grep -A1 "failed " "$work/$bug.out" | grep -q "$want"; then
+    echo "PASS planted $bug: $(grep -A1 'failed ' "$work/$bug.out" | tail -1 | cut -c1-120)"
+  else
+    echo "FAIL planted $bug (exit $status)"; cat "$work/$bug.out" "$work/$bug.err"; failed=1
+  fi
+done
+
+# The embedding example tunes through the API and checks its result.
+if "$bin/embed-matmul" 512 >"$work/embed.out" 2>&1 && grep -q "check: .* OK" "$work/embed.out"; then
+  echo "PASS embed-matmul: $(grep check: "$work/embed.out")"
+else
+  echo "FAIL embed-matmul"; cat "$work/embed.out"; failed=1
+fi
+exit $failed
