@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "loopy/Tuner/CompileCache.h"
 #include "loopy/Tuner/TuningDB.h"
+#include "ScopedEnv.h"
 
 #include <gtest/gtest.h>
 
@@ -584,28 +585,7 @@ TEST(CompileCache, ProcessKilledWhileStoring) {
 // Default locations
 //===----------------------------------------------------------------------===//
 
-/// Sets an environment variable for one scope; unset if \p Value is null.
-class ScopedEnv {
-public:
-  ScopedEnv(const char *Name, const char *Value) : Name(Name) {
-    if (const char *Old = std::getenv(Name))
-      Saved = Old;
-    if (Value)
-      ::setenv(Name, Value, 1);
-    else
-      ::unsetenv(Name);
-  }
-  ~ScopedEnv() {
-    if (Saved)
-      ::setenv(Name, Saved->c_str(), 1);
-    else
-      ::unsetenv(Name);
-  }
-
-private:
-  const char *Name;
-  std::optional<std::string> Saved;
-};
+using test::ScopedEnv;
 
 /// Checks where \p Default looks: \p OverrideVar first, then under
 /// $XDG_CACHE_HOME/loopy when that is absolute, then under

@@ -138,6 +138,10 @@ struct TimeResult {
   unsigned Repeats = 0;
 };
 
+/// One call at a time: a GpuWorker is not safe to share between threads
+/// (separate GpuWorkers are). Every call after the constructor may have to
+/// start a new worker first, and throws as the constructor does when it
+/// cannot.
 class GpuWorker {
 public:
   /// Starts `loopy-worker` and asks it about the GPU. \p WorkerPath empty:
@@ -153,7 +157,9 @@ public:
 
   /// Replaces the buffers: allocates shared host memory (zero-filled) and
   /// device memory of these sizes. Pointers from hostBuffer() before the
-  /// call are invalid after it.
+  /// call are invalid after it. Throws std::invalid_argument for two
+  /// buffers of one name, WorkerError where the worker cannot allocate
+  /// them.
   void setBuffers(const std::vector<BufferSpec> &Buffers);
   /// The shared host memory of buffer \p Name; throws if there is none.
   void *hostBuffer(const std::string &Name);
@@ -185,7 +191,9 @@ private:
 };
 
 /// Where `loopy-worker` would be looked for (the first that exists), for
-/// error messages and tests.
+/// error messages and tests. Where $LOOPY_WORKER is set it is the only
+/// candidate. Returns "" where none exists; \p Tried lists the paths
+/// looked at, separated by ", ".
 std::string findWorker(std::string &Tried);
 
 } // namespace loopy::gpu

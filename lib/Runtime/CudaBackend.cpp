@@ -1,0 +1,165 @@
+//===- CudaBackend.cpp - The GPU worker's device work through CUDA --------===//
+#include "WorkerBackend.h"
+
+#include "loopy/Runtime/Cuda.h"
+
+#include <map>
+#include <optional>
+
+namespace loopy::gpu {
+
+namespace {
+
+/// Launches may use this much dynamic shared memory without opting in.
+constexpr unsigned DefaultDynamicSharedLimit = 48 * 1024;
+
+class CudaBackend final : public WorkerBackend {
+public:
+  DeviceInfo device() override;
+  void setBuffers(const std::vector<protocol::BufferSlot> &NewSlots,
+                  unsigned char *NewHost) override;
+  std::vector<FunctionInfo> load(const std::string &Image,
+                                 const std::vector<Launch> &Launches) override;
+  void upload() override;
+  void launchAll(const std::vector<Launch> &Launches) override;
+  void synchronize(const std::vector<Launch> &Launches) override;
+  void downloadOutputs() override;
+  double timedRepeat(const std::vector<Launch> &Launches) override;
+
+private:
+  /// The function \p L launches, allowed the dynamic shared memory it asks.
+  const cuda::Function &function(const Launch &L);
+
+  // Declared in the order they must be made: the context before anything
+  // allocated in it, and destroyed after all of it.
+  cuda::Device Dev{0};
+  cuda::Context Ctx{Dev};
+  cuda::Stream S;
+  cuda::Event Start, Stop;
+
+  std::vector<protocol::BufferSlot> Slots;
+  unsigned char *Host = nullptr;
+  std::vector<cuda::DeviceBuffer> Buffers; // one per slot
+
+  std::optional<cuda::Module> Module;
+  std::map<std::string, cuda::Function> Functions;
+  /// The dynamic shared memory each function was allowed, above the default.
+  std::map<std::string, unsigned> DynamicSharedAllowed;
+};
+
+} // namespace
+
+DeviceInfo CudaBackend::device() {
+  DeviceInfo D;
+  D.Name = Dev.name();
+  D.CcMajor = Dev.ccMajor();
+  D.CcMinor = Dev.ccMinor();
+  D.Multiprocessors = Dev.multiprocessors();
+  D.L2Bytes = Dev.l2Bytes();
+  D.GlobalBytes = Dev.totalMemory();
+  D.SharedPerBlock = Dev.sharedPerBlock();
+  D.SharedPerBlockOptin = Dev.sharedPerBlockOptin();
+  D.SharedPerMultiprocessor = Dev.sharedPerMultiprocessor();
+  D.DriverVersion = cuda::Driver::get().version();
+  return D;
+}
+
+void CudaBackend::setBuffers(const std::vector<protocol::BufferSlot> &NewSlots,
+                             unsigned char *NewHost) {
+  // Free the old buffers first: the new ones may need their memory.
+  Buffers.clear();
+  Slots = NewSlots;
+  Host = NewHost;
+  for (const protocol::BufferSlot &Slot : Slots)
+    Buffers.emplace_back(Slot.Bytes);
+  upload();
+}
+
+const cuda::Function &CudaBackend::function(const Launch &L) {
+  auto It = Functions.find(L.Function);
+  if (It == Functions.end())
+    It = Functions.emplace(L.Function, Module->function(L.Function)).first;
+  if (L.DynamicShared > DefaultDynamicSharedLimit &&
+      DynamicSharedAllowed[L.Function] < L.DynamicShared) {
+    It->second.setMaxDynamicShared(L.DynamicShared);
+    DynamicSharedAllowed[L.Function] = L.DynamicShared;
+  }
+  return It->second;
+}
+
+std::vector<FunctionInfo>
+CudaBackend::load(const std::string &Image,
+                  const std::vector<Launch> &Launches) {
+  Functions.clear();
+  DynamicSharedAllowed.clear();
+  Module.reset();
+  Module.emplace(Image);
+  std::vector<FunctionInfo> Infos;
+  try {
+    for (const Launch &L : Launches) {
+      const cuda::Function &F = function(L);
+      FunctionInfo &I = Infos.emplace_back();
+      I.Name = L.Function;
+      I.Registers = F.registers();
+      I.LocalBytes = F.localBytes();
+      I.StaticShared = F.staticShared();
+      I.MaxThreads = F.maxThreadsPerBlock();
+      I.BlocksPerMultiprocessor =
+          F.occupancy(L.Block[0] * L.Block[1] * L.Block[2], L.DynamicShared);
+    }
+  } catch (...) {
+    Functions.clear();
+    Module.reset();
+    throw;
+  }
+  return Infos;
+}
+
+void CudaBackend::upload() {
+  for (size_t I = 0; I < Slots.size(); ++I)
+    Buffers[I].upload(Host + Slots[I].Offset);
+}
+
+void CudaBackend::launchAll(const std::vector<Launch> &Launches) {
+  for (const Launch &L : Launches) {
+    const cuda::Function &F = function(L);
+    // cuLaunchKernel takes a pointer to each argument's bytes; a buffer's
+    // bytes are its device pointer.
+    std::vector<CUdeviceptr> Pointers(L.Args.size());
+    std::vector<void *> Params(L.Args.size());
+    for (size_t I = 0; I < L.Args.size(); ++I) {
+      const KernelArg &A = L.Args[I];
+      if (A.Buffer.empty()) {
+        Params[I] = const_cast<unsigned char *>(A.Bytes.data());
+        continue;
+      }
+      Pointers[I] = Buffers[findSlot(Slots, A.Buffer)].pointer();
+      Params[I] = &Pointers[I];
+    }
+    cuda::launch(F, L.Grid, L.Block, L.DynamicShared, S, Params.data());
+  }
+}
+
+void CudaBackend::synchronize(const std::vector<Launch> &Launches) {
+  S.synchronize(launchNames(Launches));
+}
+
+void CudaBackend::downloadOutputs() {
+  for (size_t I = 0; I < Slots.size(); ++I)
+    if (Slots[I].Output)
+      Buffers[I].download(Host + Slots[I].Offset);
+}
+
+double CudaBackend::timedRepeat(const std::vector<Launch> &Launches) {
+  Start.record(S);
+  launchAll(Launches);
+  Stop.record(S);
+  Stop.synchronize(launchNames(Launches));
+  return cuda::Event::elapsedSeconds(Start, Stop);
+}
+
+std::unique_ptr<WorkerBackend> makeCudaBackend() {
+  return std::make_unique<CudaBackend>();
+}
+
+} // namespace loopy::gpu

@@ -1,0 +1,129 @@
+//===- FakeBackend.cpp - A GPU worker without a GPU, for tests ------------===//
+//
+// Lets the unit tests drive GpuWorker through a real child process on
+// machines without a GPU: launches act by name (WorkerServer.h lists
+// them), so a test can make the worker hang, crash or lose its context
+// at a chosen call. "Device memory" is host memory of this process, so
+// data that survives in it must have come through upload() after a
+// restart, as on a GPU.
+//
+//===----------------------------------------------------------------------===//
+#include "WorkerBackend.h"
+
+#include "loopy/Runtime/Cuda.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+
+namespace loopy::gpu {
+
+namespace {
+
+class FakeBackend final : public WorkerBackend {
+  std::vector<protocol::BufferSlot> Slots;
+  unsigned char *Host = nullptr;
+  std::vector<std::vector<unsigned char>> Device; // one per slot
+
+public:
+  DeviceInfo device() override {
+    DeviceInfo D;
+    D.Name = "loopy-worker fake GPU";
+    D.CcMajor = 9;
+    D.Multiprocessors = 132;
+    D.L2Bytes = 50 << 20;
+    D.GlobalBytes = size_t(80) << 30;
+    D.SharedPerBlock = 48 << 10;
+    D.SharedPerBlockOptin = 227 << 10;
+    D.SharedPerMultiprocessor = 228 << 10;
+    D.DriverVersion = 13000;
+    return D;
+  }
+
+  void setBuffers(const std::vector<protocol::BufferSlot> &NewSlots,
+                  unsigned char *NewHost) override {
+    Slots = NewSlots;
+    Host = NewHost;
+    Device.assign(Slots.size(), {});
+    for (size_t I = 0; I < Slots.size(); ++I)
+      Device[I].resize(Slots[I].Bytes);
+    upload();
+  }
+
+  std::vector<FunctionInfo> load(const std::string &Image,
+                                 const std::vector<Launch> &Launches) override {
+    if (Image == "invalid")
+      throw cuda::CudaError(CUDA_ERROR_INVALID_IMAGE, "cuModuleLoadData",
+                            "CUDA_ERROR_INVALID_IMAGE",
+                            "device kernel image is invalid");
+    std::vector<FunctionInfo> Infos;
+    for (const Launch &L : Launches) {
+      FunctionInfo &I = Infos.emplace_back();
+      I.Name = L.Function;
+      I.Registers = 32;
+      I.MaxThreads = 1024;
+      unsigned Threads = std::max(1u, L.Block[0] * L.Block[1] * L.Block[2]);
+      I.BlocksPerMultiprocessor =
+          static_cast<int>(std::min(32u, 2048 / Threads));
+    }
+    return Infos;
+  }
+
+  void upload() override {
+    for (size_t I = 0; I < Slots.size(); ++I)
+      std::copy_n(Host + Slots[I].Offset, Slots[I].Bytes, Device[I].data());
+  }
+
+  void launchAll(const std::vector<Launch> &Launches) override {
+    for (const Launch &L : Launches)
+      act(L);
+  }
+
+  void synchronize(const std::vector<Launch> &) override {}
+
+  void downloadOutputs() override {
+    for (size_t I = 0; I < Slots.size(); ++I)
+      if (Slots[I].Output)
+        std::copy_n(Device[I].data(), Slots[I].Bytes, Host + Slots[I].Offset);
+  }
+
+  double timedRepeat(const std::vector<Launch> &Launches) override {
+    launchAll(Launches);
+    return 1e-3;
+  }
+
+private:
+  /// What a launch does here, by the function's name.
+  void act(const Launch &L) {
+    if (L.Function == "hang")
+      for (;;)
+        ::pause();
+    if (L.Function == "crash") {
+      // A test's crash is expected; leave no core file behind.
+      rlimit NoCore{0, 0};
+      ::setrlimit(RLIMIT_CORE, &NoCore);
+      std::raise(SIGSEGV);
+    }
+    if (L.Function == "fault")
+      throw cuda::CudaError(CUDA_ERROR_ILLEGAL_ADDRESS, "cuStreamSynchronize",
+                            "CUDA_ERROR_ILLEGAL_ADDRESS",
+                            "an illegal memory access was encountered",
+                            L.Function);
+    if (L.Function == "copy" && L.Args.size() >= 2) {
+      const auto &From = Device[findSlot(Slots, L.Args[0].Buffer)];
+      auto &To = Device[findSlot(Slots, L.Args[1].Buffer)];
+      std::copy_n(From.begin(), std::min(From.size(), To.size()), To.begin());
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<WorkerBackend> makeFakeBackend() {
+  return std::make_unique<FakeBackend>();
+}
+
+} // namespace loopy::gpu

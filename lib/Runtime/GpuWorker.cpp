@@ -1,0 +1,461 @@
+//===- GpuWorker.cpp - Running variants on the GPU in a child process -----===//
+//
+// The parent's side: it starts loopy-worker, keeps the buffers' host memory
+// in a memfd both processes map, and turns every way a worker can fail
+// (a CUDA error, a fault that ends its context, a crash, a hang) into an
+// Outcome, starting a fresh worker on the next call where the old one is
+// gone.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/Runtime/GpuWorker.h"
+#include "loopy/Runtime/WorkerProtocol.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <thread>
+#include <utility>
+
+extern char **environ;
+
+#ifndef LOOPY_WORKER_BUILD_PATH
+#define LOOPY_WORKER_BUILD_PATH ""
+#endif
+
+namespace loopy::gpu {
+
+using namespace protocol;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+/// How long a worker may take to answer Hello: creating the first CUDA
+/// context on a large machine takes seconds, more while other processes
+/// start theirs.
+constexpr milliseconds StartTimeout{120'000};
+/// How long setting up buffers and loading a module may take; neither runs
+/// variant code, so only a broken driver comes near this.
+constexpr milliseconds SetupTimeout{120'000};
+/// How long a worker that closed its socket gets to exit before it is
+/// killed (it may still be tearing its context down).
+constexpr milliseconds ExitGrace{5'000};
+/// Buffers start at page boundaries in the mapping, so each is aligned
+/// for any element type and vector access.
+constexpr size_t BufferAlignment = 4096;
+
+std::string errnoText(int Errno) { return std::strerror(Errno); }
+
+/// "signal 11: Segmentation fault", "exit status 3".
+std::string describeExit(int Status) {
+  if (WIFSIGNALED(Status))
+    return "signal " + std::to_string(WTERMSIG(Status)) + ": " +
+           strsignal(WTERMSIG(Status));
+  if (WIFEXITED(Status))
+    return "exit status " + std::to_string(WEXITSTATUS(Status));
+  return "status " + std::to_string(Status);
+}
+
+Writer startRequest(Request Kind) {
+  Writer W;
+  W.u32(static_cast<uint32_t>(Kind));
+  return W;
+}
+
+/// A reply as the caller sees it.
+struct Answer {
+  Outcome Status = Outcome::Ok;
+  ReplyKind Kind = ReplyKind::Ok;
+  std::string Error;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// DeviceInfo
+//===----------------------------------------------------------------------===//
+
+std::string DeviceInfo::arch() const {
+  return "sm_" + std::to_string(CcMajor * 10 + CcMinor);
+}
+std::string DeviceInfo::computeCapability() const {
+  return std::to_string(CcMajor) + "." + std::to_string(CcMinor);
+}
+std::string DeviceInfo::driverVersionString() const {
+  return std::to_string(DriverVersion / 1000) + "." +
+         std::to_string(DriverVersion % 1000 / 10);
+}
+
+//===----------------------------------------------------------------------===//
+// Finding the worker
+//===----------------------------------------------------------------------===//
+
+std::string findWorker(std::string &Tried) {
+  std::vector<std::string> Candidates;
+  if (const char *Env = std::getenv("LOOPY_WORKER"); Env && *Env) {
+    Candidates.push_back(Env);
+  } else {
+    std::error_code EC;
+    std::filesystem::path Exe =
+        std::filesystem::read_symlink("/proc/self/exe", EC);
+    if (!EC)
+      Candidates.push_back((Exe.parent_path() / "loopy-worker").string());
+    std::string Built = LOOPY_WORKER_BUILD_PATH;
+    if (!Built.empty() && (Candidates.empty() || Candidates[0] != Built))
+      Candidates.push_back(Built);
+  }
+  Tried.clear();
+  for (const std::string &C : Candidates) {
+    Tried += (Tried.empty() ? "" : ", ") + C;
+    if (::access(C.c_str(), X_OK) == 0)
+      return C;
+  }
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// The worker process
+//===----------------------------------------------------------------------===//
+
+struct GpuWorker::Impl {
+  std::string Path;
+  DeviceInfo Device;
+  unsigned Starts = 0;
+
+  pid_t Pid = -1;
+  int Socket = -1; // the parent's end
+  int Memfd = -1;
+
+  unsigned char *Map = nullptr;
+  size_t MapBytes = 0;
+  std::vector<BufferSlot> Slots;
+
+  /// Whether the running worker has the current buffers.
+  bool BuffersSent = false;
+  /// Whether the running worker has a module loaded.
+  bool ModuleLoaded = false;
+  /// Whether a module was loaded into a worker that has since ended.
+  bool ModuleLost = false;
+
+  Impl();
+  ~Impl();
+  void start();
+  void ensureReady();
+  void sendBuffers();
+  void mapBuffers(const std::vector<BufferSpec> &Buffers);
+  /// Closes the socket, waits up to \p Grace for the worker to exit, kills
+  /// it if it has not, and describes how it ended.
+  std::string reap(milliseconds Grace);
+  /// Sends \p Request and waits for the reply until \p Limit has passed.
+  /// \p Decode reads the fields of an Ok reply. \p What names the request
+  /// in a timeout.
+  Answer exchange(const Writer &Request, milliseconds Limit,
+                  const std::string &What,
+                  const std::function<void(Reader &)> &Decode = {});
+  /// exchange() for a request that runs launches, which needs a module.
+  Answer launchRequest(const Writer &Request, milliseconds Limit,
+                       const std::string &What,
+                       const std::function<void(Reader &)> &Decode = {});
+};
+
+GpuWorker::Impl::Impl() {
+  Memfd = ::memfd_create("loopy-buffers", MFD_CLOEXEC);
+  if (Memfd < 0)
+    throw WorkerError("cannot create the shared buffer memory (memfd_create: " +
+                      errnoText(errno) + ")");
+}
+
+GpuWorker::Impl::~Impl() {
+  if (Pid > 0)
+    reap(ExitGrace); // the worker exits on end of file
+  if (Map)
+    ::munmap(Map, MapBytes);
+  ::close(Memfd);
+}
+
+std::string GpuWorker::Impl::reap(milliseconds Grace) {
+  ::close(Socket);
+  Socket = -1;
+  if (ModuleLoaded)
+    ModuleLost = true;
+  ModuleLoaded = false;
+  BuffersSent = false;
+  pid_t Child = std::exchange(Pid, -1);
+  auto Deadline = Clock::now() + Grace;
+  int Status = 0;
+  for (bool Killed = false;;) {
+    pid_t R = ::waitpid(Child, &Status, Killed ? 0 : WNOHANG);
+    if (R == Child)
+      return describeExit(Status);
+    if (R < 0 && errno == EINTR)
+      continue;
+    if (R < 0) // reaped elsewhere (SIGCHLD ignored): the status is gone
+      return "status unknown";
+    if (Clock::now() >= Deadline) {
+      ::kill(Child, SIGKILL);
+      Killed = true;
+      continue;
+    }
+    std::this_thread::sleep_for(milliseconds(2));
+  }
+}
+
+void GpuWorker::Impl::start() {
+  int Fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Fds) != 0)
+    throw WorkerError("cannot create a socket for loopy-worker: " +
+                      errnoText(errno));
+  std::string ChildSocket = std::to_string(Fds[1]);
+  std::string ChildMemfd = std::to_string(Memfd);
+  const char *Argv[] = {Path.c_str(), "--socket",         ChildSocket.c_str(),
+                        "--memfd",    ChildMemfd.c_str(), nullptr};
+
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  // A dup2 onto itself clears FD_CLOEXEC in the child only (POSIX.1-2024;
+  // glibc since 2.29): exactly these two descriptors cross the exec, and
+  // the parent's copies stay close-on-exec for any other program it starts
+  // meanwhile, on any thread.
+  posix_spawn_file_actions_adddup2(&Actions, Fds[1], Fds[1]);
+  posix_spawn_file_actions_adddup2(&Actions, Memfd, Memfd);
+  // The worker reads nothing from stdin; keep it off a terminal (unless
+  // descriptor 0 is one of the two, in a parent that closed its stdin).
+  if (Fds[1] != 0 && Memfd != 0)
+    posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t Attr;
+  posix_spawnattr_init(&Attr);
+  sigset_t NoSignals;
+  sigemptyset(&NoSignals);
+  posix_spawnattr_setsigmask(&Attr, &NoSignals);
+  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETSIGMASK);
+  pid_t Child = -1;
+  int E = ::posix_spawn(&Child, Path.c_str(), &Actions, &Attr,
+                        const_cast<char *const *>(Argv), environ);
+  posix_spawnattr_destroy(&Attr);
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(Fds[1]);
+  if (E != 0) {
+    ::close(Fds[0]);
+    throw WorkerError("cannot start " + Path + ": " + errnoText(E));
+  }
+  Pid = Child;
+  Socket = Fds[0];
+  ++Starts;
+
+  Writer Hello = startRequest(Request::Hello);
+  Hello.u32(Version);
+  Answer A = exchange(Hello, StartTimeout, "starting loopy-worker",
+                      [&](Reader &R) { decode(R, Device); });
+  if (A.Status == Outcome::Ok)
+    return;
+  if (Pid > 0) // refused Hello (another build's worker) and exits
+    reap(ExitGrace);
+  if (A.Kind == ReplyKind::NoGpu)
+    throw NoGpuError(A.Error);
+  throw WorkerError(Path + " did not start: " + A.Error);
+}
+
+void GpuWorker::Impl::sendBuffers() {
+  Writer W = startRequest(Request::SetBuffers);
+  W.u64(MapBytes);
+  encode(W, Slots);
+  Answer A = exchange(W, SetupTimeout, "setting up the buffers");
+  if (A.Status != Outcome::Ok)
+    throw WorkerError("loopy-worker cannot set up the buffers: " + A.Error);
+  BuffersSent = true;
+}
+
+void GpuWorker::Impl::ensureReady() {
+  if (Pid < 0)
+    start();
+  if (!BuffersSent)
+    sendBuffers();
+}
+
+void GpuWorker::Impl::mapBuffers(const std::vector<BufferSpec> &Buffers) {
+  std::vector<BufferSlot> NewSlots;
+  size_t Bytes = 0;
+  for (const BufferSpec &B : Buffers) {
+    for (const BufferSlot &S : NewSlots)
+      if (S.Name == B.Name)
+        throw std::invalid_argument("two buffers named '" + B.Name + "'");
+    Bytes = (Bytes + BufferAlignment - 1) / BufferAlignment * BufferAlignment;
+    NewSlots.push_back({B.Name, Bytes, B.Bytes, B.Output});
+    Bytes += B.Bytes;
+  }
+  if (Map)
+    ::munmap(Map, MapBytes);
+  Map = nullptr;
+  MapBytes = 0;
+  Slots.clear();
+  BuffersSent = false;
+  // Truncating to nothing first drops the old contents, so the buffers
+  // start zero-filled.
+  if (::ftruncate(Memfd, 0) != 0 ||
+      ::ftruncate(Memfd, static_cast<off_t>(Bytes)) != 0)
+    throw WorkerError("cannot size the shared buffer memory to " +
+                      std::to_string(Bytes) + " bytes: " + errnoText(errno));
+  if (Bytes) {
+    void *P =
+        ::mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Memfd, 0);
+    if (P == MAP_FAILED)
+      throw WorkerError("cannot map the shared buffer memory: " +
+                        errnoText(errno));
+    Map = static_cast<unsigned char *>(P);
+    MapBytes = Bytes;
+  }
+  Slots = std::move(NewSlots);
+}
+
+Answer GpuWorker::Impl::exchange(const Writer &Request, milliseconds Limit,
+                                 const std::string &What,
+                                 const std::function<void(Reader &)> &Decode) {
+  Answer A;
+  // A limit beyond any real wait (milliseconds::max() included, which
+  // would overflow the clock) means none.
+  Deadline D =
+      Limit >= std::chrono::hours(24 * 365) ? Never : Clock::now() + Limit;
+  std::string Reply;
+  IoStatus S = sendMessage(Socket, Request.data(), D);
+  if (S == IoStatus::Ok)
+    S = receiveMessage(Socket, Reply, D);
+  if (S == IoStatus::TimedOut) {
+    reap(milliseconds(0));
+    A.Status = Outcome::TimedOut;
+    A.Error = What + " did not finish within " + std::to_string(Limit.count()) +
+              " ms; the worker was killed";
+    return A;
+  }
+  if (S != IoStatus::Ok) {
+    std::string Lost =
+        S == IoStatus::Error ? " (" + errnoText(errno) + " on its socket)" : "";
+    A.Status = Outcome::Failed;
+    A.Error = "the worker process ended (" + reap(ExitGrace) + ")" + Lost;
+    return A;
+  }
+  try {
+    Reader R(Reply);
+    A.Kind = static_cast<ReplyKind>(R.u32());
+    if (A.Kind == ReplyKind::Ok) {
+      if (Decode)
+        Decode(R);
+      return A;
+    }
+    A.Status = Outcome::Failed;
+    A.Error = R.str();
+  } catch (const ProtocolError &E) {
+    reap(milliseconds(0));
+    throw WorkerError("loopy-worker sent a reply that does not decode: " +
+                      std::string(E.what()));
+  }
+  // The worker exits after these replies; a new one starts on the next
+  // call.
+  if (A.Kind == ReplyKind::FailedExiting || A.Kind == ReplyKind::NoGpu)
+    reap(ExitGrace);
+  return A;
+}
+
+Answer
+GpuWorker::Impl::launchRequest(const Writer &Request, milliseconds Limit,
+                               const std::string &What,
+                               const std::function<void(Reader &)> &Decode) {
+  if (!ModuleLoaded) {
+    Answer A;
+    A.Status = Outcome::Failed;
+    A.Error = ModuleLost ? "no module loaded (it was lost with the worker "
+                           "process that loaded it; load it again)"
+                         : "no module loaded";
+    return A;
+  }
+  ensureReady();
+  return exchange(Request, Limit, What, Decode);
+}
+
+//===----------------------------------------------------------------------===//
+// GpuWorker
+//===----------------------------------------------------------------------===//
+
+GpuWorker::GpuWorker(std::string WorkerPath) : P(std::make_unique<Impl>()) {
+  std::string Tried = WorkerPath;
+  if (WorkerPath.empty())
+    WorkerPath = findWorker(Tried);
+  else if (::access(WorkerPath.c_str(), X_OK) != 0)
+    WorkerPath.clear();
+  if (WorkerPath.empty())
+    throw WorkerError("cannot find loopy-worker (tried " + Tried +
+                      "); set LOOPY_WORKER to its path");
+  P->Path = WorkerPath;
+  P->start();
+}
+
+GpuWorker::~GpuWorker() = default;
+
+const DeviceInfo &GpuWorker::device() const { return P->Device; }
+
+unsigned GpuWorker::starts() const { return P->Starts; }
+
+void GpuWorker::setBuffers(const std::vector<BufferSpec> &Buffers) {
+  P->mapBuffers(Buffers);
+  P->ensureReady();
+}
+
+void *GpuWorker::hostBuffer(const std::string &Name) {
+  for (const BufferSlot &S : P->Slots)
+    if (S.Name == Name)
+      return P->Map ? P->Map + S.Offset : nullptr;
+  throw std::invalid_argument("no buffer named '" + Name + "'");
+}
+
+LoadResult GpuWorker::load(const std::string &Cubin,
+                           const std::vector<Launch> &Launches) {
+  P->ensureReady();
+  LoadResult R;
+  Writer W = startRequest(Request::Load);
+  W.bytes(Cubin.data(), Cubin.size());
+  encode(W, Launches);
+  // The worker unloads the old module first, so after a failure it has none.
+  P->ModuleLoaded = false;
+  P->ModuleLost = false;
+  Answer A = P->exchange(W, SetupTimeout, "load",
+                         [&](Reader &Rd) { decode(Rd, R.Functions); });
+  R.Status = A.Status;
+  R.Error = A.Error;
+  P->ModuleLoaded = A.Status == Outcome::Ok;
+  return R;
+}
+
+RunResult GpuWorker::run(const std::vector<Launch> &Launches,
+                         milliseconds Timeout) {
+  Writer W = startRequest(Request::Run);
+  encode(W, Launches);
+  Answer A = P->launchRequest(W, Timeout, "run");
+  return {A.Status, A.Error};
+}
+
+TimeResult GpuWorker::time(const std::vector<Launch> &Launches, unsigned Warmup,
+                           double MinTotalSeconds, unsigned MinRepeats,
+                           unsigned MaxRepeats, milliseconds Timeout) {
+  Writer W = startRequest(Request::Time);
+  encode(W, Launches);
+  W.u32(Warmup).f64(MinTotalSeconds).u32(MinRepeats).u32(MaxRepeats);
+  TimeResult R;
+  Answer A = P->launchRequest(W, Timeout, "time", [&](Reader &Rd) {
+    R.MedianSeconds = Rd.f64();
+    R.MinSeconds = Rd.f64();
+    R.Repeats = Rd.u32();
+  });
+  R.Status = A.Status;
+  R.Error = A.Error;
+  return R;
+}
+
+} // namespace loopy::gpu

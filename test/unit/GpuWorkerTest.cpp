@@ -1,0 +1,403 @@
+//===- GpuWorkerTest.cpp - Tests of the GPU worker process ----------------===//
+//
+// GpuWorker driving a real loopy-worker process, on machines without a GPU.
+// The worker's fake mode (LOOPY_WORKER_FAKE=1, see WorkerServer.h) hangs,
+// crashes or loses its context when a launch asks, so the timeout, crash,
+// sticky-error and restart paths, and the restoring of buffers in a new
+// worker, all run here. Where there is no CUDA driver, the real worker's
+// refusal is checked too; where there is one, that test says SKIP.
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/Runtime/GpuWorker.h"
+#include "ScopedEnv.h"
+#include "loopy/Runtime/Cuda.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <thread>
+
+using namespace loopy;
+using namespace loopy::gpu;
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+
+namespace {
+
+using test::ScopedEnv;
+
+/// The running child processes of this process (its workers).
+std::vector<pid_t> childProcesses() {
+  std::vector<pid_t> Pids;
+  for (const fs::directory_entry &Task :
+       fs::directory_iterator("/proc/self/task")) {
+    std::ifstream In(Task.path() / "children");
+    for (pid_t P; In >> P;)
+      Pids.push_back(P);
+  }
+  return Pids;
+}
+
+/// The one worker this process runs.
+pid_t onlyChild() {
+  std::vector<pid_t> Pids = childProcesses();
+  EXPECT_EQ(Pids.size(), 1u);
+  return Pids.empty() ? -1 : Pids[0];
+}
+
+/// Whether \p Pid no longer runs: gone, or a zombie nobody reaped yet.
+bool processEnded(pid_t Pid) {
+  std::ifstream Stat("/proc/" + std::to_string(Pid) + "/stat");
+  std::string Line;
+  if (!std::getline(Stat, Line))
+    return true;
+  size_t Close = Line.rfind(')');
+  return Close != std::string::npos && Close + 2 < Line.size() &&
+         Line[Close + 2] == 'Z';
+}
+
+bool driverInstalled() {
+  void *Lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (Lib)
+    ::dlclose(Lib);
+  return Lib != nullptr;
+}
+
+Launch launchOf(const std::string &Function, std::vector<KernelArg> Args = {}) {
+  Launch L;
+  L.Function = Function;
+  L.Grid[0] = 4;
+  L.Block[0] = 256;
+  L.Args = std::move(Args);
+  return L;
+}
+
+bool contains(const std::string &Text, const std::string &Part) {
+  return Text.find(Part) != std::string::npos;
+}
+
+/// Not a multiple of the buffers' alignment, so `out` does not follow `in`
+/// directly.
+constexpr size_t Bytes = 10000;
+
+/// A fake worker with an input `in` holding a pattern, an Output `out`,
+/// and a module whose "copy" copies one to the other.
+class FakeWorkerTest : public ::testing::Test {
+protected:
+  FakeWorkerTest() {
+    W.setBuffers({{"in", Bytes, false}, {"out", Bytes, true}});
+    fillInput(1);
+    EXPECT_EQ(W.load("cubin", {Copy}).Status, Outcome::Ok);
+  }
+
+  void fillInput(unsigned char Seed) {
+    auto *In = static_cast<unsigned char *>(W.hostBuffer("in"));
+    for (size_t I = 0; I < Bytes; ++I)
+      In[I] = static_cast<unsigned char>(I * 7 + Seed);
+  }
+
+  /// Runs "copy" and checks that `out` came back equal to `in`.
+  void expectCopyRuns() {
+    std::memset(W.hostBuffer("out"), 0, Bytes);
+    RunResult R = W.run({Copy}, milliseconds(10000));
+    ASSERT_EQ(R.Status, Outcome::Ok) << R.Error;
+    EXPECT_EQ(std::memcmp(W.hostBuffer("in"), W.hostBuffer("out"), Bytes), 0);
+  }
+
+  /// After a worker ended: a run fails until a module is loaded again, in
+  /// a new worker that has the buffers back.
+  void expectRestart() {
+    RunResult NoModule = W.run({Copy}, milliseconds(10000));
+    EXPECT_EQ(NoModule.Status, Outcome::Failed);
+    EXPECT_TRUE(contains(NoModule.Error, "no module loaded")) << NoModule.Error;
+    EXPECT_EQ(W.time({Copy}, 0, 0, 1, 1, milliseconds(10000)).Status,
+              Outcome::Failed);
+    EXPECT_EQ(W.starts(), 1u);
+    LoadResult L = W.load("cubin", {Copy});
+    ASSERT_EQ(L.Status, Outcome::Ok) << L.Error;
+    EXPECT_EQ(W.starts(), 2u);
+    fillInput(2);
+    expectCopyRuns();
+  }
+
+  ScopedEnv Fake{"LOOPY_WORKER_FAKE", "1"};
+  ScopedEnv Path{"LOOPY_WORKER", nullptr};
+  GpuWorker W;
+  Launch Copy =
+      launchOf("copy", {KernelArg::buffer("in"), KernelArg::buffer("out"),
+                        KernelArg::value<int>(Bytes)});
+};
+
+TEST(GpuWorkerTest, DeviceInfoStrings) {
+  DeviceInfo D;
+  D.CcMajor = 12, D.CcMinor = 1, D.DriverVersion = 12080;
+  EXPECT_EQ(D.arch(), "sm_121");
+  EXPECT_EQ(D.computeCapability(), "12.1");
+  EXPECT_EQ(D.driverVersionString(), "12.8");
+}
+
+TEST_F(FakeWorkerTest, ReportsItsDeviceAndLoads) {
+  EXPECT_EQ(W.device().Name, "loopy-worker fake GPU");
+  EXPECT_EQ(W.device().arch(), "sm_90");
+  EXPECT_EQ(W.device().driverVersionString(), "13.0");
+  LoadResult L = W.load("cubin", {Copy, launchOf("other")});
+  ASSERT_EQ(L.Status, Outcome::Ok);
+  ASSERT_EQ(L.Functions.size(), 2u);
+  EXPECT_EQ(L.Functions[1].Name, "other");
+  EXPECT_EQ(L.Functions[1].BlocksPerMultiprocessor, 8); // 2048 / 256
+  EXPECT_EQ(W.starts(), 1u);
+}
+
+TEST_F(FakeWorkerTest, BuffersAreSharedAlignedAndZeroFilled) {
+  expectCopyRuns();
+  EXPECT_THROW(W.hostBuffer("c"), std::invalid_argument);
+  EXPECT_THROW(W.setBuffers({{"a", 4, false}, {"a", 4, false}}),
+               std::invalid_argument);
+
+  W.setBuffers(
+      {{"in", Bytes, false}, {"empty", 0, false}, {"out", Bytes, true}});
+  for (const char *Name : {"in", "empty", "out"})
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(W.hostBuffer(Name)) % 4096, 0u)
+        << Name;
+  auto *Out = static_cast<unsigned char *>(W.hostBuffer("out"));
+  EXPECT_TRUE(
+      std::all_of(Out, Out + Bytes, [](unsigned char C) { return C == 0; }));
+  fillInput(3);
+  expectCopyRuns();
+}
+
+TEST_F(FakeWorkerTest, FailuresThatKeepTheWorker) {
+  RunResult Missing = W.run(
+      {launchOf("copy", {KernelArg::buffer("in"), KernelArg::buffer("c")})},
+      milliseconds(10000));
+  EXPECT_EQ(Missing.Status, Outcome::Failed);
+  EXPECT_EQ(Missing.Error, "no buffer named 'c'");
+
+  LoadResult Bad = W.load("invalid", {Copy});
+  EXPECT_EQ(Bad.Status, Outcome::Failed);
+  EXPECT_EQ(Bad.Error, "cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE: device "
+                       "kernel image is invalid");
+  RunResult NoModule = W.run({Copy}, milliseconds(10000));
+  EXPECT_EQ(NoModule.Error, "no module loaded");
+
+  ASSERT_EQ(W.load("cubin", {Copy}).Status, Outcome::Ok);
+  expectCopyRuns();
+  EXPECT_EQ(W.starts(), 1u);
+}
+
+TEST_F(FakeWorkerTest, Times) {
+  TimeResult T = W.time({Copy}, 2, 0.0095, 3, 100, milliseconds(10000));
+  ASSERT_EQ(T.Status, Outcome::Ok) << T.Error;
+  EXPECT_EQ(T.Repeats, 10u); // the fake's repeats take 1 ms
+  EXPECT_DOUBLE_EQ(T.MedianSeconds, 1e-3);
+  EXPECT_DOUBLE_EQ(T.MinSeconds, 1e-3);
+  EXPECT_EQ(W.time({Copy}, 0, 1, 1, 4, milliseconds(10000)).Repeats, 4u);
+}
+
+TEST_F(FakeWorkerTest, HangTimesOutAndTheNextCallRestarts) {
+  pid_t Old = onlyChild();
+  auto Start = std::chrono::steady_clock::now();
+  RunResult R = W.run({Copy, launchOf("hang")}, milliseconds(200));
+  EXPECT_EQ(R.Status, Outcome::TimedOut);
+  EXPECT_EQ(R.Error, "run did not finish within 200 ms; the worker was killed");
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(5));
+  EXPECT_TRUE(processEnded(Old));
+  EXPECT_TRUE(childProcesses().empty()); // reaped, not left a zombie
+  expectRestart();
+}
+
+TEST_F(FakeWorkerTest, HangWhileTimingTimesOut) {
+  TimeResult T = W.time({launchOf("hang")}, 1, 1, 1, 10, milliseconds(100));
+  EXPECT_EQ(T.Status, Outcome::TimedOut);
+  expectRestart();
+}
+
+TEST_F(FakeWorkerTest, CrashFailsAndTheNextCallRestarts) {
+  RunResult R = W.run({launchOf("crash")}, milliseconds(10000));
+  EXPECT_EQ(R.Status, Outcome::Failed);
+  EXPECT_TRUE(contains(R.Error, "the worker process ended (signal 11"))
+      << R.Error;
+  expectRestart();
+}
+
+TEST_F(FakeWorkerTest, StickyErrorEndsTheWorker) {
+  pid_t Old = onlyChild();
+  RunResult R = W.run({Copy, launchOf("fault")}, milliseconds(10000));
+  EXPECT_EQ(R.Status, Outcome::Failed);
+  EXPECT_EQ(R.Error, "cuStreamSynchronize(fault): CUDA_ERROR_ILLEGAL_ADDRESS: "
+                     "an illegal memory access was encountered");
+  EXPECT_TRUE(processEnded(Old));
+  expectRestart();
+}
+
+TEST_F(FakeWorkerTest, WorkerKilledFromOutsideIsNoticed) {
+  // Sending to the dead worker must not raise SIGPIPE in this process.
+  ASSERT_EQ(::kill(onlyChild(), SIGKILL), 0);
+  std::this_thread::sleep_for(milliseconds(50));
+  RunResult R = W.run({Copy}, milliseconds(10000));
+  EXPECT_EQ(R.Status, Outcome::Failed);
+  EXPECT_TRUE(contains(R.Error, "the worker process ended (signal 9"))
+      << R.Error;
+  expectRestart();
+}
+
+TEST(GpuWorkerTest, DestructorEndsTheWorker) {
+  ScopedEnv Fake("LOOPY_WORKER_FAKE", "1");
+  pid_t Pid;
+  {
+    GpuWorker W;
+    Pid = onlyChild();
+  }
+  EXPECT_TRUE(processEnded(Pid));
+  EXPECT_TRUE(childProcesses().empty());
+}
+
+TEST(GpuWorkerTest, WorkerEndsWithItsParent) {
+  // A parent killed while its worker hangs in a kernel must not leave the
+  // worker behind, holding the GPU.
+  ScopedEnv Fake("LOOPY_WORKER_FAKE", "1");
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int Pipe[2];
+  ASSERT_EQ(::pipe(Pipe), 0);
+  pid_t Parent = ::fork();
+  ASSERT_GE(Parent, 0);
+  if (Parent == 0) {
+    GpuWorker W;
+    W.load("cubin", {launchOf("hang")});
+    pid_t Worker = childProcesses().at(0);
+    if (::write(Pipe[1], &Worker, sizeof(Worker)) != sizeof(Worker))
+      ::_exit(1);
+    W.run({launchOf("hang")}, milliseconds(60000));
+    ::_exit(2);
+  }
+  pid_t Worker = -1;
+  ASSERT_EQ(::read(Pipe[0], &Worker, sizeof(Worker)), ssize_t(sizeof(Worker)));
+  ::close(Pipe[0]);
+  ::close(Pipe[1]);
+  std::this_thread::sleep_for(milliseconds(100)); // into the hang
+  ::kill(Parent, SIGKILL);
+  ::waitpid(Parent, nullptr, 0);
+  // The orphaned worker is now this process's child (a subreaper's), so
+  // its end can be waited for, and it is reaped here.
+  int Status = 0;
+  pid_t Ended = 0;
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while ((Ended = ::waitpid(Worker, &Status, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() < Deadline)
+    std::this_thread::sleep_for(milliseconds(10));
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  EXPECT_EQ(Ended, Worker) << "the worker outlived its parent";
+  if (Ended != Worker) { // not left hanging, holding this test's output
+    ::kill(Worker, SIGKILL);
+    ::waitpid(Worker, nullptr, 0);
+  }
+}
+
+TEST(GpuWorkerTest, NoGpuIsOneSentence) {
+  if (driverInstalled())
+    GTEST_SKIP() << "SKIP: this machine has a CUDA driver";
+  ScopedEnv Fake("LOOPY_WORKER_FAKE", nullptr);
+  for (int Attempt = 0; Attempt < 2; ++Attempt) {
+    // In the worker, and in this process through the same CUDA layer (a
+    // failed load is tried again, and fails the same way).
+    std::string Message;
+    try {
+      if (Attempt == 0) {
+        GpuWorker W;
+      } else {
+        cuda::Driver::get();
+      }
+      ADD_FAILURE() << "no NoGpuError";
+    } catch (const NoGpuError &E) {
+      Message = E.what();
+    }
+    EXPECT_EQ(
+        Message.rfind("no CUDA driver: libcuda.so.1 cannot be loaded (", 0), 0u)
+        << Message;
+    EXPECT_EQ(Message.back(), ')') << Message;
+    EXPECT_EQ(Message.find('\n'), std::string::npos) << Message;
+  }
+  EXPECT_TRUE(childProcesses().empty());
+}
+
+TEST(GpuWorkerTest, EveryDriverEntryPointResolves) {
+  // The toolkit's stub libcuda exports the driver's symbols, and every
+  // call in it fails: loaded in place of the driver, the worker must find
+  // every entry point (the versioned ones included) and stop at cuInit.
+  if (!fs::exists(LOOPY_CUDA_STUB))
+    GTEST_SKIP() << "SKIP: no stub driver at " LOOPY_CUDA_STUB;
+  fs::path Dir =
+      fs::temp_directory_path() / ("loopy-stub-" + std::to_string(::getpid()));
+  fs::create_directories(Dir);
+  fs::create_symlink(LOOPY_CUDA_STUB, Dir / "libcuda.so.1");
+  ScopedEnv Fake("LOOPY_WORKER_FAKE", nullptr);
+  ScopedEnv Library("LD_LIBRARY_PATH", Dir.c_str());
+  std::string Message;
+  try {
+    GpuWorker W;
+  } catch (const NoGpuError &E) {
+    Message = E.what();
+  }
+  fs::remove_all(Dir);
+  EXPECT_EQ(Message.rfind("the CUDA driver cannot be initialised (cuInit: ", 0),
+            0u)
+      << Message;
+}
+
+TEST(GpuWorkerTest, MissingWorkerNamesThePathsTried) {
+  try {
+    GpuWorker W("/nonexistent/loopy-worker");
+    FAIL() << "no WorkerError";
+  } catch (const WorkerError &E) {
+    EXPECT_STREQ(E.what(),
+                 "cannot find loopy-worker (tried "
+                 "/nonexistent/loopy-worker); set LOOPY_WORKER to its path");
+  }
+
+  ScopedEnv Path("LOOPY_WORKER", "/nonexistent/bin/loopy-worker");
+  std::string Tried;
+  EXPECT_EQ(findWorker(Tried), "");
+  EXPECT_EQ(Tried, "/nonexistent/bin/loopy-worker");
+  try {
+    GpuWorker W;
+    FAIL() << "no WorkerError";
+  } catch (const WorkerError &E) {
+    EXPECT_TRUE(contains(E.what(), "/nonexistent/bin/loopy-worker"))
+        << E.what();
+  }
+}
+
+TEST(GpuWorkerTest, FindsTheWorkerNextToThisProgram) {
+  ScopedEnv Path("LOOPY_WORKER", nullptr);
+  std::string Tried;
+  fs::path Here = fs::read_symlink("/proc/self/exe").parent_path();
+  EXPECT_EQ(findWorker(Tried), (Here / "loopy-worker").string());
+  EXPECT_EQ(Tried, (Here / "loopy-worker").string());
+}
+
+TEST(GpuWorkerTest, ProgramThatIsNotAWorker) {
+  ScopedEnv Path("LOOPY_WORKER", "/bin/true");
+  try {
+    GpuWorker W;
+    FAIL() << "no WorkerError";
+  } catch (const WorkerError &E) {
+    EXPECT_TRUE(contains(E.what(),
+                         "/bin/true did not start: the worker process "
+                         "ended (exit status 0)"))
+        << E.what();
+  }
+  EXPECT_TRUE(childProcesses().empty());
+}
+
+} // namespace
