@@ -61,7 +61,7 @@ for bug in fault hang; do
   want="CUDA_ERROR_ILLEGAL_ADDRESS"; [ $bug = hang ] && want="timed out"
   if [ $status = 0 ] && grep -q "^// winner: " "$work/$bug.out" &&
      grep -A1 "failed " "$work/$bug.out" | grep -q "$want"; then
-    echo "PASS planted $bug: $(grep -A1 'failed ' "$work/$bug.out" | tail -1 | cut -c1-120)"
+    echo "PASS planted $bug: $(grep -A1 'failed ' "$work/$bug.out" | grep "$want" | head -1 | cut -c1-140)"
   else
     echo "FAIL planted $bug (exit $status)"; cat "$work/$bug.out" "$work/$bug.err"; failed=1
   fi

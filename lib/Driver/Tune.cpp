@@ -108,7 +108,10 @@ static void printResult(std::ostream &OS, const Kernel &K,
       OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget);
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
-       << " dropped; " << fixed(W.TuningSeconds, 1) << " s; seed "
+       << " dropped; " << fixed(W.TuningSeconds, 1) << " s (compiling "
+       << fixed(R.CompileSeconds, 1) << " s, verification runs "
+       << fixed(R.RunSeconds, 1) << " s, checks " << fixed(R.CheckSeconds, 1)
+       << " s, timing " << fixed(R.TimingSeconds, 1) << " s); seed "
        << TO.Seed << "\n";
     OS << "// stored in " << R.Database.string() << "\n";
   }

@@ -6,35 +6,78 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <algorithm>
+#include <thread>
 
 namespace loopy::interp {
 
 namespace {
 
-/// One array's elements in row-major order of their subscripts.
+/// One array's elements in row-major order of their subscripts. The
+/// offset is kept up to date as the subscripts advance: arrays of many
+/// millions of elements are walked for every candidate of a tuning.
 class ElementWalk {
 public:
-  explicit ElementWalk(const HostArray &A) : A(A), Sub(A.extents().size(), 0) {
-    for (long E : A.extents())
+  explicit ElementWalk(const HostArray &A) : ElementWalk(A, 0, -1) {}
+  /// Only the elements whose first subscript is in [Lo, Hi) (Hi < 0: to
+  /// the end).
+  ElementWalk(const HostArray &A, long Lo, long Hi)
+      : Ext(A.extents()), Stride(A.strides()), Sub(Ext.size(), 0) {
+    for (long E : Ext)
       Done |= E <= 0;
+    if (!Sub.empty()) {
+      Last = Hi < 0 ? Ext[0] : Hi;
+      Sub[0] = Lo;
+      Off = Lo * Stride[0];
+      Done |= Lo >= Last;
+    }
   }
   bool done() const { return Done; }
-  long offset() const { return A.offset(Sub); }
+  long offset() const { return Off; }
   const std::vector<long> &subscripts() const { return Sub; }
   void next() {
     for (int D = static_cast<int>(Sub.size()) - 1; D >= 0; --D) {
-      if (++Sub[D] < A.extents()[D])
+      Off += Stride[D];
+      if (++Sub[D] < (D == 0 ? Last : Ext[D]))
         return;
+      Off -= Stride[D] * Ext[D];
       Sub[D] = 0;
     }
     Done = true;
   }
 
 private:
-  const HostArray &A;
+  const std::vector<long> &Ext, &Stride;
   std::vector<long> Sub;
+  long Off = 0;
+  long Last = 0;
   bool Done = false;
 };
+
+/// Splits the rows (first subscripts) of \p A into ranges and runs \p F on
+/// each, on several threads where the array is large; results in order.
+template <class R, class Fn>
+std::vector<R> overRows(const HostArray &A, Fn F) {
+  long Rows = A.extents().empty() ? 1 : A.extents()[0];
+  unsigned Threads = 1;
+  if (A.size() >= (1u << 20) && Rows > 1)
+    Threads = static_cast<unsigned>(std::min<long>(
+        Rows, std::clamp(std::thread::hardware_concurrency(), 1u, 16u)));
+  std::vector<R> Out(Threads);
+  if (A.extents().empty() || Threads == 1) {
+    Out[0] = F(ElementWalk(A));
+    return Out;
+  }
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back([&, T] {
+      Out[T] = F(ElementWalk(A, Rows * T / Threads, Rows * (T + 1) / Threads));
+    });
+  for (std::thread &T : Pool)
+    T.join();
+  return Out;
+}
 
 std::string elementName(const std::string &Array, const std::vector<long> &S) {
   std::string T = Array + "[";
@@ -71,10 +114,18 @@ public:
   ArrayComparison run();
 
 private:
+  /// Whether the element at \p Off may be bad: elementProblem's test
+  /// without its message, on elements loaded as \p T directly (the
+  /// generic accessors cost several times more per element, and a 4096^2
+  /// output is checked for every candidate of a tuning).
+  template <class T> bool suspect(long Off) const;
   /// Why the element at \p Off is bad on its own, or empty.
   std::string elementProblem(long Off) const;
+  std::string name(long Off, const std::vector<long> &Sub) const {
+    return Names ? (*Names)[Off] : elementName(Arg.Name, Sub);
+  }
   std::string name(const ElementWalk &W) const {
-    return Names ? (*Names)[W.offset()] : elementName(Arg.Name, W.subscripts());
+    return name(W.offset(), W.subscripts());
   }
   void fail(const std::string &Why) {
     Result.Ok = false;
@@ -88,6 +139,21 @@ private:
   ArrayComparison Result;
   double Rms = 0;
 };
+
+template <class T> bool ArrayChecker::suspect(long Off) const {
+  T C, R;
+  std::memcpy(&C, static_cast<const unsigned char *>(Cand.data()) + Off * sizeof(T), sizeof(T));
+  std::memcpy(&R, static_cast<const unsigned char *>(Ref.data()) + Off * sizeof(T), sizeof(T));
+  if (!Written[Off])
+    return Arg.Mode == ArgMode::InOut &&
+           std::memcmp(&C, &R, sizeof(T)) != 0;
+  if (std::memcmp(&C, &R, sizeof(T)) == 0)
+    return false;
+  if (!std::isfinite(C) || !std::isfinite(R))
+    return true; // poison is a NaN
+  return std::fabs(double(C) - double(R)) >
+         4 * Result.Tolerance * (std::fabs(double(R)) + Rms);
+}
 
 std::string ArrayChecker::elementProblem(long Off) const {
   auto Vals = [&] {
@@ -121,24 +187,57 @@ ArrayComparison ArrayChecker::run() {
          std::to_string(Ref.size()) + " " + dtypeName(Ref.type()));
     return Result;
   }
-  // The relative L2 error over written elements with finite values.
+  // The relative L2 error over written elements with finite values, summed
+  // by ranges of rows.
+  struct Sums {
+    double Diff2 = 0, Ref2 = 0, Worst = -1;
+    long WorstOff = -1, Written = 0;
+    std::vector<long> WorstSub;
+  };
+  const bool F32 = Arg.Type == DType::F32;
+  const auto *CandF = static_cast<const float *>(Cand.data());
+  const auto *RefF = static_cast<const float *>(Ref.data());
+  std::vector<Sums> Parts = overRows<Sums>(Ref, [&](ElementWalk W) {
+    Sums P;
+    for (; !W.done(); W.next()) {
+      long Off = W.offset();
+      if (!Written[Off])
+        continue;
+      ++P.Written;
+      double C, R;
+      if (F32) { // the common case, without the generic accessors
+        float CF, RF;
+        std::memcpy(&CF, CandF + Off, sizeof CF);
+        std::memcpy(&RF, RefF + Off, sizeof RF);
+        C = CF;
+        R = RF;
+      } else {
+        C = Cand.getDouble(Off);
+        R = Ref.getDouble(Off);
+      }
+      if (!std::isfinite(C) || !std::isfinite(R) || isPoison(Cand, Off))
+        continue;
+      P.Diff2 += (C - R) * (C - R);
+      P.Ref2 += R * R;
+      if (std::fabs(C - R) > P.Worst) {
+        P.Worst = std::fabs(C - R);
+        P.WorstOff = Off;
+        P.WorstSub = W.subscripts();
+      }
+    }
+    return P;
+  });
   double Diff2 = 0, Ref2 = 0, Worst = -1;
   long WorstOff = -1;
-  std::string WorstName;
-  for (ElementWalk W(Ref); !W.done(); W.next()) {
-    long Off = W.offset();
-    if (!Written[Off])
-      continue;
-    ++Result.Written;
-    double C = Cand.getDouble(Off), R = Ref.getDouble(Off);
-    if (isPoison(Cand, Off) || !std::isfinite(C) || !std::isfinite(R))
-      continue;
-    Diff2 += (C - R) * (C - R);
-    Ref2 += R * R;
-    if (std::fabs(C - R) > Worst) {
-      Worst = std::fabs(C - R);
-      WorstOff = Off;
-      WorstName = name(W);
+  std::vector<long> WorstSub;
+  for (const Sums &P : Parts) {
+    Diff2 += P.Diff2;
+    Ref2 += P.Ref2;
+    Result.Written += P.Written;
+    if (P.Worst > Worst) {
+      Worst = P.Worst;
+      WorstOff = P.WorstOff;
+      WorstSub = P.WorstSub;
     }
   }
   Rms = Result.Written ? std::sqrt(Ref2 / Result.Written) : 0;
@@ -148,19 +247,33 @@ ArrayComparison ArrayChecker::run() {
       "; relative L2 error " + formatG(Result.RelativeL2) + " over " +
       std::to_string(Result.Written) + " written elements, tolerance " +
       formatG(Result.Tolerance);
-  for (ElementWalk W(Ref); !W.done(); W.next()) {
-    std::string Why = elementProblem(W.offset());
-    if (!Why.empty()) {
-      fail("element " + name(W) + Why +
+  // The first bad element in row-major order: the first of each range's.
+  struct Bad {
+    long Off = -1;
+    std::vector<long> Sub;
+  };
+  std::vector<Bad> Found = overRows<Bad>(Ref, [&](ElementWalk W) {
+    for (; !W.done(); W.next()) {
+      if (Arg.Type == DType::F32 && !suspect<float>(W.offset()))
+        continue;
+      if (Arg.Type == DType::F64 && !suspect<double>(W.offset()))
+        continue;
+      if (!elementProblem(W.offset()).empty())
+        return Bad{W.offset(), W.subscripts()};
+    }
+    return Bad();
+  });
+  for (const Bad &B : Found)
+    if (B.Off >= 0) {
+      fail("element " + name(B.Off, B.Sub) + elementProblem(B.Off) +
            (isFloat(Arg.Type) ? Summary : ""));
       return Result;
     }
-  }
   if (Result.RelativeL2 > Result.Tolerance)
     fail("relative L2 error " + formatG(Result.RelativeL2) +
          " exceeds the tolerance " + formatG(Result.Tolerance) + " over " +
          std::to_string(Result.Written) + " written elements; the largest " +
-         "difference is at " + WorstName + ", " +
+         "difference is at " + name(WorstOff, WorstSub) + ", " +
          format(Cand, WorstOff) + " against " + format(Ref, WorstOff));
   return Result;
 }

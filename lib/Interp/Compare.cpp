@@ -55,33 +55,49 @@ Comparison compareOutputs(const Kernel &K, const HostData &Reference,
   return C;
 }
 
-ArrayComparison comparePoints(const Kernel &K, const HostData &Inputs,
-                              const HostData &Candidate, unsigned StmtIdx,
-                              const std::vector<std::vector<long>> &Points,
+PointReference pointReference(const Kernel &K, const HostData &Inputs,
+                              unsigned StmtIdx,
+                              std::vector<std::vector<long>> Points) {
+  PointReference R;
+  R.Stmt = StmtIdx;
+  R.Values = interpretPoints(K, Inputs, StmtIdx, Points);
+  R.Offsets = writtenOffsets(K, Inputs, StmtIdx, Points);
+  R.ReductionLength = reductionLength(K.Stmts.at(StmtIdx), Inputs.Params);
+  R.Points = std::move(Points);
+  return R;
+}
+
+ArrayComparison comparePoints(const Kernel &K, const PointReference &R,
+                              const HostData &Candidate,
                               const CompareOptions &Opts) {
-  const Statement &S = K.Stmts.at(StmtIdx);
+  const Statement &S = K.Stmts.at(R.Stmt);
   const Argument &Arg = K.Args[S.Write.Arg];
-  std::vector<double> Values = interpretPoints(K, Inputs, StmtIdx, Points);
-  std::vector<long> Offsets = writtenOffsets(K, Inputs, StmtIdx, Points);
   std::vector<std::string> IndexNames;
   for (unsigned I : S.OutputIndices)
     IndexNames.push_back(K.IndexNames[I]);
   // The sampled elements, gathered into two buffers of one dimension.
-  long N = Points.size();
+  long N = R.Points.size();
   HostArray Ref(Arg.Type, {N}, {1}, N), Cand(Arg.Type, {N}, {1}, N);
   std::vector<bool> Written(N, false);
   std::vector<std::string> Names;
   const HostArray &Out = Candidate.array(Arg.Name);
   for (long I = 0; I < N; ++I) {
-    Names.push_back("written at " + describeValues(IndexNames, Points[I]));
-    if (Offsets[I] < 0)
+    Names.push_back("written at " + describeValues(IndexNames, R.Points[I]));
+    if (R.Offsets[I] < 0)
       continue;
     Written[I] = true;
-    Ref.setDouble(I, Values[I]);
-    Cand.setBits(I, Out.bits(Offsets[I]));
+    Ref.setDouble(I, R.Values[I]);
+    Cand.setBits(I, Out.bits(R.Offsets[I]));
   }
-  return checkArray(Arg, Ref, Cand, Written,
-                    reductionLength(S, Inputs.Params), Opts, &Names);
+  return checkArray(Arg, Ref, Cand, Written, R.ReductionLength, Opts, &Names);
+}
+
+ArrayComparison comparePoints(const Kernel &K, const HostData &Inputs,
+                              const HostData &Candidate, unsigned StmtIdx,
+                              const std::vector<std::vector<long>> &Points,
+                              const CompareOptions &Opts) {
+  return comparePoints(K, pointReference(K, Inputs, StmtIdx, Points),
+                       Candidate, Opts);
 }
 
 } // namespace loopy

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <ctime>
 #include <ostream>
+#include <set>
 
 #ifndef LOOPY_VERSION
 #define LOOPY_VERSION "unknown"
@@ -196,21 +197,33 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
   return Out;
 }
 
-/// Runs and checks candidates on the GPU.
+/// Checks candidates' outputs.
 class Verifier {
 public:
   Verifier(const Kernel &K, const HostData &Data, const TuneOptions &Opts,
            double Flops)
-      : K(K), Data(Data), Opts(Opts), Whole(Flops <= Opts.WholeCheckFlops) {
+      : K(K), Data(Data), Whole(Flops <= Opts.WholeCheckFlops) {
     if (Whole) {
       Reference = Data;
       interpret(K, *Reference);
       Mask = writtenMask(K, *Reference);
-    } else {
-      Mask = writtenMask(K, Data);
-      for (unsigned S = 0; S < K.Stmts.size(); ++S)
-        Samples.push_back(
-            sampleOutputPoints(K, Data, S, Opts.SamplePoints, Opts.Seed + S));
+      return;
+    }
+    Mask = writtenMask(K, Data);
+    // The interpreter's values at the sampled points, once for all
+    // candidates, except for a statement reading what an earlier one
+    // wrote: that one is checked on each candidate's values of it.
+    std::set<unsigned> Written;
+    for (unsigned S = 0; S < K.Stmts.size(); ++S) {
+      const Statement &St = K.Stmts[S];
+      auto Points = sampleOutputPoints(K, Data, S, Opts.SamplePoints, Opts.Seed + S);
+      bool Depends = std::any_of(St.Reads.begin(), St.Reads.end(),
+                                 [&](const Access &A) { return Written.count(A.Arg); });
+      if (Depends)
+        Deferred.push_back({S, std::move(Points)});
+      else
+        Samples.push_back(pointReference(K, Data, S, std::move(Points)));
+      Written.insert(St.Write.Arg);
     }
   }
 
@@ -220,15 +233,25 @@ public:
       Comparison C = compareOutputs(K, *Reference, Cand, Mask);
       return C.Ok ? "" : firstLine(C.message());
     }
-    // Sampled points against the interpreter. A statement reading what an
-    // earlier one wrote is checked on the candidate's values of it.
-    HostData In = Data;
-    for (unsigned S = 0; S < K.Stmts.size(); ++S) {
-      ArrayComparison A = comparePoints(K, In, Cand, S, Samples[S]);
+    for (const PointReference &R : Samples) {
+      ArrayComparison A = comparePoints(K, R, Cand);
       if (!A.Ok)
         return "at sampled outputs: " + firstLine(A.Message);
-      const std::string &Name = K.Args[K.Stmts[S].Write.Arg].Name;
-      In.array(Name) = Cand.array(Name);
+    }
+    if (!Deferred.empty()) {
+      // The run's inputs with the candidate's values of what each
+      // statement wrote, added statement by statement.
+      HostData In = Data;
+      unsigned Done = 0;
+      for (const auto &[S, Points] : Deferred) {
+        for (; Done < S; ++Done) {
+          const std::string &Name = K.Args[K.Stmts[Done].Write.Arg].Name;
+          In.array(Name) = Cand.array(Name);
+        }
+        ArrayComparison A = comparePoints(K, In, Cand, S, Points);
+        if (!A.Ok)
+          return "at sampled outputs: " + firstLine(A.Message);
+      }
     }
     // Every element: written at all, and close to the first verified run
     // (two float results each within the tolerance of the exact one).
@@ -243,17 +266,15 @@ public:
     return "";
   }
 
-  bool whole() const { return Whole; }
-
 private:
   const Kernel &K;
   const HostData &Data;
-  const TuneOptions &Opts;
   bool Whole;
   std::optional<HostData> Reference;
   std::optional<HostData> First;
   WrittenMask Mask;
-  std::vector<std::vector<std::vector<long>>> Samples;
+  std::vector<PointReference> Samples;
+  std::vector<std::pair<unsigned, std::vector<std::vector<long>>>> Deferred;
 };
 
 } // namespace
@@ -308,10 +329,19 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
         std::memcpy(W.hostBuffer(B.Name), Data->array(B.Name).data(), B.Bytes);
   };
 
+  auto Since = [](Clock::time_point T) {
+    return std::chrono::duration<double>(Clock::now() - T).count();
+  };
+  auto Phase = Clock::now();
   std::vector<Compiled> Code =
       compileCandidates(R, Vs, Pick, Opts, W.device().arch());
+  Result.CompileSeconds = Since(Phase);
+  Phase = Clock::now();
   Verifier Check(K, *Data, Opts, Result.Work.Flops);
+  Result.CheckSeconds = Since(Phase);
 
+  // The candidates' outputs land here; its inputs are the run's inputs.
+  HostData Cand = *Data;
   IslContext Isl;
   ProgressBar Bar(Opts.Progress, "tuning " + K.Name, N);
   double Best = 0;
@@ -334,28 +364,40 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
     }
     std::vector<gpu::Launch> Launches =
         programLaunches(Isl.get(), *Code[I].Program, *Data);
+    Phase = Clock::now();
     gpu::LoadResult L = W.load(Code[I].Cubin, Launches);
+    Result.RunSeconds += Since(Phase);
     if (L.Status != gpu::Outcome::Ok) {
       Fail(VariantStatus::Failed, L.Error);
       continue;
     }
-    std::string Spill;
-    for (const gpu::FunctionInfo &F : L.Functions) {
-      Row.Registers = std::max(Row.Registers, F.Registers);
-      Row.BlocksPerMultiprocessor = F.BlocksPerMultiprocessor;
-      if (F.LocalBytes > 0)
-        Spill = F.Name + " uses " + std::to_string(F.LocalBytes) +
-                " bytes of local memory per thread (" +
-                std::to_string(F.Registers) + " registers)";
+    // Over a resource limit: dropped before it runs, with the reason.
+    std::string Drop;
+    for (size_t F = 0; F < L.Functions.size(); ++F) {
+      const gpu::FunctionInfo &FI = L.Functions[F];
+      const gpu::Launch &LA = Launches[F];
+      long Threads = long(LA.Block[0]) * LA.Block[1] * LA.Block[2];
+      Row.Registers = std::max(Row.Registers, FI.Registers);
+      Row.BlocksPerMultiprocessor = FI.BlocksPerMultiprocessor;
+      if (FI.LocalBytes > 0)
+        Drop = FI.Name + " spills: " + std::to_string(FI.LocalBytes) +
+               " bytes of local memory per thread (" +
+               std::to_string(FI.Registers) + " registers)";
+      else if (Threads > FI.MaxThreads)
+        Drop = FI.Name + " needs " + std::to_string(FI.Registers) +
+               " registers per thread, so blocks of at most " +
+               std::to_string(FI.MaxThreads) + " threads can launch, not " +
+               std::to_string(Threads);
     }
-    if (!Spill.empty()) {
-      Fail(VariantStatus::Dropped, Spill);
+    if (!Drop.empty()) {
+      Fail(VariantStatus::Dropped, Drop);
       continue;
     }
     RestoreOutputs();
     auto RunStart = Clock::now();
     gpu::RunResult Run = W.run(Launches, Opts.RunTimeout);
-    double RunSeconds = std::chrono::duration<double>(Clock::now() - RunStart).count();
+    double RunSeconds = Since(RunStart);
+    Result.RunSeconds += RunSeconds;
     if (Run.Status != gpu::Outcome::Ok) {
       Fail(VariantStatus::Failed,
            Run.Status == gpu::Outcome::TimedOut
@@ -365,11 +407,12 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
                : Run.Error);
       continue;
     }
-    HostData Cand = *Data;
     for (const gpu::BufferSpec &B : Buffers)
       if (B.Output)
         std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name), B.Bytes);
+    Phase = Clock::now();
     std::string Wrong = Check.check(Cand);
+    Result.CheckSeconds += Since(Phase);
     if (!Wrong.empty()) {
       Fail(VariantStatus::Wrong, Wrong);
       continue;
@@ -377,10 +420,12 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
     // A variant far slower than the best so far is timed once: it cannot
     // win, and its repeats would only cost time.
     bool Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
+    Phase = Clock::now();
     gpu::TimeResult T = W.time(
         Launches, Hopeless ? 0 : Opts.Warmup, Hopeless ? 0 : Opts.MinTimeSeconds,
         Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
         Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+    Result.TimingSeconds += Since(Phase);
     if (T.Status != gpu::Outcome::Ok) {
       Fail(VariantStatus::Failed,
            T.Status == gpu::Outcome::TimedOut ? "timed out while timing"

@@ -95,6 +95,26 @@ Comparison compareOutputs(const Kernel &K, const HostData &Reference,
 /// where the statement writes nothing are skipped. Elements are named by
 /// their output point. This checks kernels too large to interpret whole,
 /// such as a 4096^3 matmul on a few hundred sampled outputs.
+/// The interpreter's values at sampled output points of one statement and
+/// the offsets of the elements they are written to: computed once, then
+/// compared with many candidates.
+struct PointReference {
+  unsigned Stmt = 0;
+  std::vector<std::vector<long>> Points;
+  std::vector<double> Values; // NaN where the statement writes nothing
+  std::vector<long> Offsets;  // -1 there
+  double ReductionLength = 0;
+};
+
+PointReference pointReference(const Kernel &K, const HostData &Inputs,
+                              unsigned StmtIdx,
+                              std::vector<std::vector<long>> OutputPoints);
+
+/// comparePoints against a reference computed before.
+ArrayComparison comparePoints(const Kernel &K, const PointReference &Ref,
+                              const HostData &Candidate,
+                              const CompareOptions &Opts = {});
+
 ArrayComparison comparePoints(const Kernel &K, const HostData &Inputs,
                               const HostData &Candidate, unsigned StmtIdx,
                               const std::vector<std::vector<long>> &OutputPoints,

@@ -97,6 +97,10 @@ struct TuneResult {
   size_t PlannedVariants = 0;
   KernelWork Work;
   std::filesystem::path Database;
+  /// Where the search's time went: lowering and NVRTC, loading and the
+  /// verification runs on the GPU, the checks on the CPU, the timed runs.
+  double CompileSeconds = 0, RunSeconds = 0, CheckSeconds = 0,
+         TimingSeconds = 0;
 };
 
 class TuneError : public std::runtime_error {
