@@ -3,9 +3,9 @@
 
 #include "RunParams.h"
 
-#include "loopy/CodeGen/Launch.h"
 #include "loopy/CodeGen/Plant.h"
 #include "loopy/CodeGen/Printer.h"
+#include "loopy/Driver/RunOpenCL.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
@@ -118,58 +118,7 @@ private:
 std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
                         isl::ctx Ctx) {
   HostData Run = Inputs; // outputs poisoned
-  std::map<std::string, cl::Buffer> Bufs;
-  for (auto &[Name, A] : Run.Arrays) {
-    cl::Buffer B = Dev.allocate(A.byteSize());
-    Dev.write(B, A.data(), A.byteSize());
-    Bufs.emplace(Name, std::move(B));
-  }
-  for (const DeviceKernel &DK : P.Kernels) {
-    std::array<long, 3> Grid = launchGrid(Ctx, DK, Run.Params);
-    if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
-      continue;
-    std::vector<cl::Arg> Args;
-    for (const KernelParam &KP : DK.Params) {
-      switch (KP.K) {
-      case KernelParam::Kind::Index:
-        Args.push_back(cl::Arg::value<int64_t>(Run.Params.at(KP.Name)));
-        break;
-      case KernelParam::Kind::Scalar: {
-        const HostScalar &S = Run.Scalars.at(KP.Name);
-        switch (KP.Type) {
-        case DType::F32:
-          Args.push_back(cl::Arg::value<float>(static_cast<float>(S.Float)));
-          break;
-        case DType::F64:
-          Args.push_back(cl::Arg::value<double>(S.Float));
-          break;
-        case DType::I32:
-          Args.push_back(cl::Arg::value<int32_t>(static_cast<int32_t>(S.Int)));
-          break;
-        default:
-          Args.push_back(cl::Arg::value<int64_t>(S.Int));
-          break;
-        }
-        break;
-      }
-      case KernelParam::Kind::InArray:
-      case KernelParam::Kind::OutArray:
-        Args.push_back(cl::Arg::buffer(Bufs.at(KP.Name)));
-        break;
-      }
-    }
-    size_t Groups[3], Local[3];
-    for (int A = 0; A < 3; ++A) {
-      Groups[A] = Grid[A];
-      Local[A] = DK.BlockDim[A];
-    }
-    Dev.launch(Prog, DK.Name, Args, Groups, Local);
-  }
-  for (const Argument &A : K.Args)
-    if (A.isArray() && A.Mode != ArgMode::In) {
-      HostArray &H = Run.array(A.Name);
-      Dev.read(Bufs.at(A.Name), H.data(), H.byteSize());
-    }
+  runOnOpenCL(Dev, Prog, P, K, Run, Ctx);
   // The kernel's isl objects belong to one context, which one thread at a
   // time may use.
   Comparison C = [&] {
