@@ -71,8 +71,13 @@ public:
   double gflops() const;
   /// The result came from the tuning database.
   bool fromDatabase() const;
-  /// What tuning took (0 when it came from the database).
+  /// What the search took, when it ran (also for a result read from the
+  /// database).
   double tuningSeconds() const;
+  /// The kernel's counted floating-point operations and compulsory bytes
+  /// (each element read or written once) at the tuned sizes.
+  double flops() const;
+  double bytes() const;
 
   /// Runs the kernel on device buffers given by argument name (every
   /// array argument), with scalar arguments by name, on \p Stream (a

@@ -322,8 +322,11 @@ double TunedKernel::seconds() const { return P->Result.Winner.MedianSeconds; }
 double TunedKernel::gflops() const { return P->Result.Winner.GFlops; }
 bool TunedKernel::fromDatabase() const { return P->Result.FromDatabase; }
 double TunedKernel::tuningSeconds() const {
-  return P->Result.FromDatabase ? 0 : P->Result.Winner.TuningSeconds;
+  return P->Result.Winner.TuningSeconds;
 }
+
+double TunedKernel::flops() const { return P->Result.Work.Flops; }
+double TunedKernel::bytes() const { return P->Result.Work.bytes(); }
 
 void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
                          const std::map<std::string, double> &Scalars,
