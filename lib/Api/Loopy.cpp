@@ -92,6 +92,8 @@ gpu::GpuWorker &worker() {
 struct Source::Impl {
   std::string Name, Text;
   std::vector<std::string> Kernels;
+  /// Each kernel's index parameters, found when the source was checked.
+  std::map<std::string, std::vector<std::string>> Params;
 };
 
 struct Kernel::Impl {
@@ -121,8 +123,10 @@ Source Source::fromString(const std::string &Text, const std::string &Name) {
   auto I = std::make_shared<Impl>();
   I->Name = Name;
   I->Text = Text;
-  for (const loopy::Kernel &K : B->Kernels)
+  for (const loopy::Kernel &K : B->Kernels) {
     I->Kernels.push_back(K.Name);
+    I->Params[K.Name] = K.ParamNames;
+  }
   return Source(std::move(I));
 }
 
@@ -171,25 +175,26 @@ Kernel::~Kernel() = default;
 const std::string &Kernel::name() const { return P->Name; }
 
 std::vector<std::string> Kernel::parameters() const {
-  auto B = build(P->Src->Name, P->Src->Text, {});
-  return B->Kernels[kernelIndex(*B, P->Name)].ParamNames;
+  return P->Src->Params.at(P->Name);
+}
+
+/// Throws unless \p Param is an index parameter of \p K.
+static void checkParameter(const Kernel &K, const std::string &Param) {
+  std::vector<std::string> Ps = K.parameters();
+  if (std::find(Ps.begin(), Ps.end(), Param) == Ps.end())
+    throw Error("kernel " + quote(K.name()) + " has no index parameter " +
+                quote(Param));
 }
 
 Kernel &Kernel::fix(const std::string &Param, long Value) {
-  std::vector<std::string> Ps = parameters();
-  if (std::find(Ps.begin(), Ps.end(), Param) == Ps.end())
-    throw Error("kernel " + quote(P->Name) + " has no index parameter " +
-                quote(Param));
+  checkParameter(*this, Param);
   P->Run.erase(Param);
   P->Fixed[Param] = Value;
   return *this;
 }
 
 Kernel &Kernel::set(const std::string &Param, long Value) {
-  std::vector<std::string> Ps = parameters();
-  if (std::find(Ps.begin(), Ps.end(), Param) == Ps.end())
-    throw Error("kernel " + quote(P->Name) + " has no index parameter " +
-                quote(Param));
+  checkParameter(*this, Param);
   P->Fixed.erase(Param);
   P->Run[Param] = Value;
   return *this;
@@ -352,20 +357,9 @@ void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
         if (It == Scalars.end())
           throw Error("launch of " + quote(DK.Name) + ": no value for scalar " +
                       quote(KP.Name));
-        switch (KP.Type) {
-        case DType::F32:
-          Put(static_cast<float>(It->second));
-          break;
-        case DType::F64:
-          Put(It->second);
-          break;
-        case DType::I32:
-          Put(static_cast<int32_t>(It->second));
-          break;
-        default:
-          Put(static_cast<int64_t>(It->second));
-          break;
-        }
+        std::vector<unsigned char> B = scalarArgBytes(
+            KP.Type, It->second, static_cast<int64_t>(It->second));
+        std::memcpy(Slot, B.data(), B.size());
         break;
       }
       case device::KernelParam::Kind::InArray:

@@ -5,9 +5,29 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include <cstring>
+
 #include <stdexcept>
 
 namespace loopy {
+
+std::vector<unsigned char> scalarArgBytes(DType T, double Float, int64_t Int) {
+  auto Bytes = [](auto V) {
+    std::vector<unsigned char> B(sizeof V);
+    std::memcpy(B.data(), &V, sizeof V);
+    return B;
+  };
+  switch (T) {
+  case DType::F32:
+    return Bytes(static_cast<float>(Float));
+  case DType::F64:
+    return Bytes(Float);
+  case DType::I32:
+    return Bytes(static_cast<int32_t>(Int));
+  default:
+    return Bytes(Int);
+  }
+}
 
 static long evaluate(isl::ctx Ctx, const std::string &Text,
                      const std::map<std::string, long> &Params) {

@@ -12,21 +12,6 @@ namespace loopy {
 
 using namespace device;
 
-/// The launch argument of scalar \p S as a kernel parameter of type \p T:
-/// the device reads exactly that many bytes.
-static cl::Arg scalarArg(const HostScalar &S, DType T) {
-  switch (T) {
-  case DType::F32:
-    return cl::Arg::value<float>(static_cast<float>(S.Float));
-  case DType::F64:
-    return cl::Arg::value<double>(S.Float);
-  case DType::I32:
-    return cl::Arg::value<int32_t>(static_cast<int32_t>(S.Int));
-  default:
-    return cl::Arg::value<int64_t>(S.Int);
-  }
-}
-
 void runOnOpenCL(const cl::Device &Dev, const cl::Program &Prog,
                  const DeviceProgram &P, const Kernel &K, HostData &Data,
                  isl::ctx Ctx) {
@@ -47,7 +32,8 @@ void runOnOpenCL(const cl::Device &Dev, const cl::Program &Prog,
         Args.push_back(cl::Arg::value<int64_t>(Data.Params.at(KP.Name)));
         break;
       case KernelParam::Kind::Scalar:
-        Args.push_back(scalarArg(Data.Scalars.at(KP.Name), KP.Type));
+        Args.push_back({nullptr, scalarArgBytes(KP.Type, Data.Scalars.at(KP.Name).Float,
+                                                Data.Scalars.at(KP.Name).Int)});
         break;
       case KernelParam::Kind::InArray:
       case KernelParam::Kind::OutArray:

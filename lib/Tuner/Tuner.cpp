@@ -62,20 +62,9 @@ std::vector<gpu::Launch> programLaunches(isl::ctx Ctx, const DeviceProgram &P,
         break;
       case KernelParam::Kind::Scalar: {
         const HostScalar &S = Data.Scalars.at(KP.Name);
-        switch (KP.Type) {
-        case DType::F32:
-          L.Args.push_back(gpu::KernelArg::value<float>(static_cast<float>(S.Float)));
-          break;
-        case DType::F64:
-          L.Args.push_back(gpu::KernelArg::value<double>(S.Float));
-          break;
-        case DType::I32:
-          L.Args.push_back(gpu::KernelArg::value<int32_t>(static_cast<int32_t>(S.Int)));
-          break;
-        default:
-          L.Args.push_back(gpu::KernelArg::value<int64_t>(S.Int));
-          break;
-        }
+        gpu::KernelArg A;
+        A.Bytes = scalarArgBytes(KP.Type, S.Float, S.Int);
+        L.Args.push_back(std::move(A));
         break;
       }
       case KernelParam::Kind::InArray:

@@ -15,6 +15,7 @@
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace loopy {
 
@@ -22,6 +23,12 @@ namespace loopy {
 /// (every parameter the grid involves must have one; throws
 /// std::invalid_argument naming a missing one). A zero means the kernel
 /// has nothing to do at these values and is not launched.
+/// The bytes of a scalar argument of type \p T as the generated kernels
+/// declare it (float, double, int32_t, else int64_t): \p Float converted
+/// for the float types, \p Int for the others. Every launcher (CUDA,
+/// OpenCL, the embedding API) passes scalars through this one conversion.
+std::vector<unsigned char> scalarArgBytes(DType T, double Float, int64_t Int);
+
 std::array<long, 3> launchGrid(isl::ctx Ctx, const device::DeviceKernel &K,
                                const std::map<std::string, long> &Params);
 

@@ -1,0 +1,52 @@
+//===- ApiTest.cpp - The embedding API without a GPU ----------------------===//
+#include "loopy/loopy.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+const char *Matvec = R"(
+kernel matvec(n, m: index;
+              a: in f32[n, m], x: in f32[m], y: out f32[n]) {
+  domain { [i, j] : 0 <= i < n and 0 <= j < m }
+  y[i] = sum(j, a[i, j] * x[j]);
+}
+)";
+
+TEST(Api, ParseErrorsReadLikeDiagnostics) {
+  try {
+    loopy::api::Source::fromString("kernel k(", "bad.loop");
+    FAIL() << "no error";
+  } catch (loopy::api::Error &E) {
+    EXPECT_NE(std::string(E.what()).find("bad.loop:1:"), std::string::npos)
+        << E.what();
+  }
+}
+
+TEST(Api, ParametersAndTheirChecks) {
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  EXPECT_EQ(K.name(), "matvec");
+  std::vector<std::string> Ps = K.parameters();
+  EXPECT_EQ(Ps.size(), 2u);
+  EXPECT_THROW(K.fix("q", 4), loopy::api::Error);
+  EXPECT_THROW(K.set("q", 4), loopy::api::Error);
+  EXPECT_THROW(loopy::api::Source::fromString(Matvec).kernel("other"),
+               loopy::api::Error);
+}
+
+TEST(Api, FixedValuesBecomeConstants) {
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  K.fix("n", 64).set("m", 64);
+  std::string Cuda = K.cuda();
+  EXPECT_NE(Cuda.find("const idx n = 64;"), std::string::npos);
+  EXPECT_EQ(Cuda.find("const idx m = 64;"), std::string::npos);
+  // A value set after a fix moves the parameter back to the arguments.
+  K.set("n", 64);
+  EXPECT_EQ(K.cuda().find("const idx n = 64;"), std::string::npos);
+  std::vector<loopy::api::VariantInfo> Vs = K.variants();
+  ASSERT_GE(Vs.size(), 2u);
+  EXPECT_NE(K.cuda(Vs[1].Schedule).find("// schedule: " + Vs[1].Schedule + "\n"),
+            std::string::npos);
+}
+
+} // namespace
