@@ -58,6 +58,14 @@ long DeviceKernel::sharedBytes() const {
   return N;
 }
 
+/// The header line that gives a kernel's launch configuration.
+static std::string launchLine(const DeviceKernel &DK) {
+  return "launch: grid (" + DK.GridC[0] + ", " + DK.GridC[1] + ", " +
+         DK.GridC[2] + "), block (" + std::to_string(DK.BlockDim[0]) + ", " +
+         std::to_string(DK.BlockDim[1]) + ", " + std::to_string(DK.BlockDim[2]) +
+         ")" + (DK.LaunchIf.empty() ? "" : " if " + DK.LaunchIf);
+}
+
 std::optional<FootprintBox> fixedBox(const isl::set &Footprint) {
   isl_fixed_box *B = isl_set_get_simple_fixed_box_hull(Footprint.get());
   if (!B)
@@ -89,7 +97,7 @@ isl_aff *liftToDomainOf(isl_aff *Off, isl_pw_aff *X) {
   return isl_aff_add_dims(Off, isl_dim_in, N);
 }
 
-enum class Piece { Init, Update, Write, Compute, Load };
+enum class Piece { Init, Update, Write, Compute };
 
 /// One read staged in shared memory.
 struct Stage {
@@ -97,8 +105,25 @@ struct Stage {
   std::string Buf;
   FootprintBox Box;
   isl::set Footprint; // { A[x] } per block and tile
+  /// The buffer's dimensions hold the box's dimensions Order[0], ...
+  /// (slowest first), with extents Padded.
+  std::vector<unsigned> Order;
   std::vector<long> Padded;
   unsigned ContiguousDim;
+  /// Elements a thread reads side by side from the innermost dimension
+  /// (its register tile there), 1 if none; the rows are aligned to that.
+  long Vector = 1;
+  /// Pipelined: the registers holding a thread's part of the next tile.
+  std::string Next;
+  long Rounds = 1; // cooperative load rounds: elements per thread
+
+  /// The buffer's element at box coordinates \p Box.
+  std::string element(const std::vector<std::string> &Box) const {
+    std::string T = Buf;
+    for (unsigned D : Order)
+      T += "[" + Box[D] + "]";
+    return Box.empty() ? T + "[0]" : T;
+  }
 };
 
 /// One reduction of the right-hand side and its register accumulator.
@@ -120,6 +145,11 @@ public:
 
   std::optional<DeviceKernel> run(std::string &Error);
   std::optional<LoweringFigures> figures(std::string &Error);
+  /// Whether the blocks add their results into the outputs atomically.
+  bool splitAcrossBlocks() const { return BlockRed && BlockRed->Chunk; }
+  /// The kernel that sets the outputs to zero before \p Main (of a
+  /// reduction split across blocks) runs.
+  DeviceKernel initKernel(const DeviceKernel &Main);
 
 private:
   std::string fresh(const std::string &Base);
@@ -134,7 +164,9 @@ private:
   bool setUp(std::string &Error);
   bool buildDomains(std::string &Error);
   bool buildStages(std::string &Error);
+  void layOut(Stage &St, const Access &Acc, long ElemBytes) const;
   void buildStrides();
+  bool fitsIn32Bits() const;
   void boundBlocks();
   void computeGrid(std::string *Isl, std::string *C, std::string *LaunchIf);
 
@@ -156,8 +188,14 @@ private:
                           std::vector<std::string> &Iters,
                           std::vector<bool> &Unroll);
   NodeList threadCode(Piece P, const isl::set &Uniform);
-  NodeList loadCode(const Stage &St, const isl::set &Uniform);
+  /// How a cooperative load runs: straight from global to shared memory,
+  /// or in two halves through registers (pipelined): Fetch loads the tile
+  /// NextTile names into registers, Store moves them to shared memory.
+  enum class LoadPart { Whole, Fetch, Store };
+  NodeList loadCode(const Stage &St, const isl::set &Uniform, LoadPart Part);
   NodeList uniformBody(const isl::set &Uniform);
+  NodeList pipelinedLoads(isl_ast_node *User, bool Fetch,
+                          const isl::set &Uniform, unsigned NO);
   NodePtr blockReduce(const Accumulator &A) const {
     auto R = std::make_unique<Node>(Node::Kind::BlockReduce);
     R->Buffer = "red_" + A.Name;
@@ -213,11 +251,18 @@ private:
   std::vector<Accumulator> Accs;
   long RegCount = 1;
   std::vector<std::vector<std::string>> Strides;
+  bool Index32 = false;
+  /// Write sets the outputs to the reduction's identity (the kernel run
+  /// before one whose blocks add their partial results).
+  bool InitOutputs = false;
 
   std::vector<Instance> Instances;
   /// Names in the cooperative loads: position, round, box coordinates.
   std::string LoadPos, LoadStep;
   std::vector<std::string> LoadCoord;
+  /// Pipelined: the tile a fetch loads (the reduction tile's parameter
+  /// renamed, bound to the uniform loop's tile + 1).
+  std::string NextTile;
   std::set<std::string> PragmaUnroll; // loops printed with #pragma unroll
   /// Per tuple: the real domain, where the AST runs over a relaxed box.
   std::map<std::string, isl::set> Guards;
@@ -264,6 +309,8 @@ bool Lowering::setUp(std::string &Error) {
       GridMaps.push_back(&M);
       break;
     case IndexMap::Kind::Block:
+      if (M.Chunk)
+        BlockId[A] = fresh(std::string("b") + axisLetter(M.Ax));
       ThreadId[A] = fresh(std::string("t") + axisLetter(M.Ax));
       BlockRed = &M;
       break;
@@ -328,6 +375,17 @@ bool Lowering::setUp(std::string &Error) {
     return false;
   for (size_t I = 0; I < Accs.size(); ++I)
     Accs[I].Name = Accs.size() == 1 ? "acc" : "acc" + std::to_string(I);
+  if (splitAcrossBlocks()) {
+    // Blocks add their partial results into the output, which a kernel
+    // launched first sets to zero: that is only the statement's value
+    // when the statement is the sum itself.
+    if (S.Rhs->Kind != ExprKind::Reduce ||
+        S.Rhs->reduceOp() != ReduceOp::Sum || S.Rhs->Type == DType::Bool) {
+      Error = "a reduction split across blocks adds the blocks' results "
+              "atomically; it needs a statement of the form out = sum(...)";
+      return false;
+    }
+  }
 
   Context = align(isl::manage(isl_set_from_params(K.Context.copy())));
   Context = isl::manage(isl_set_params(Context.release()));
@@ -392,6 +450,14 @@ bool Lowering::buildDomains(std::string &Error) {
     // k = Threads * q + t for some q: each thread strides over k.
     unsigned Kp = tuplePos(BlockRed->Index);
     int A = static_cast<int>(BlockRed->Ax);
+    if (long C = BlockRed->Chunk) {
+      // Split across blocks: block b takes C*b <= k < C*(b + 1).
+      unsigned Bp = paramPos(E, BlockId[A]);
+      E = addConstraint(E, {{isl_dim_set, Kp, 1}, {isl_dim_param, Bp, -C}}, 0,
+                        false);
+      E = addConstraint(E, {{isl_dim_set, Kp, -1}, {isl_dim_param, Bp, C}},
+                        C - 1, false);
+    }
     isl_set *X = isl_set_add_dims(E.copy(), isl_dim_set, 1);
     unsigned Q = isl_set_dim(X, isl_dim_set) - 1;
     isl::set XS = addConstraint(
@@ -474,6 +540,70 @@ isl::multi_aff Lowering::accessOnTuple(const isl::map &Rel, Piece P) const {
   return isl::manage(MA);
 }
 
+/// The shared buffer's layout. A dimension of the footprint that follows a
+/// register tile (the subscript is an output index whose thread holds
+/// Ilp adjacent outputs) goes innermost, so that a thread's reads of
+/// its tile are adjacent and nvcc can load them as one vector; the row is
+/// aligned to the vector. Otherwise
+/// the array's order is kept and rows get an odd length, so that threads
+/// reading down a column hit distinct banks.
+void Lowering::layOut(Stage &St, const Access &Acc, long ElemBytes) const {
+  unsigned N = St.Box.Size.size();
+  isl::multi_aff MA = accessOnTuple(Acc.Relation, Piece::Update);
+  int Best = -1;
+  long BestVector = 1;
+  for (unsigned D = 0; D < N; ++D) {
+    isl_aff *X = isl_multi_aff_get_at(MA.get(), D);
+    // The subscript must be one output index (coefficient 1) plus a
+    // constant: other indices would break the vector's alignment.
+    const IndexMap *Follows = nullptr;
+    bool Clean = true;
+    for (unsigned I = 0; I < S.Indices.size(); ++I) {
+      isl_val *C = isl_aff_get_coefficient_val(X, isl_dim_in, I);
+      bool Zero = isl_val_is_zero(C) == isl_bool_true;
+      bool One = isl_val_is_one(C) == isl_bool_true;
+      isl_val_free(C);
+      if (Zero)
+        continue;
+      const IndexMap *M = Sch.find(S.Indices[I]);
+      if (One && !Follows && M && M->K == IndexMap::Kind::Grid)
+        Follows = M;
+      else
+        Clean = false;
+    }
+    isl_aff_free(X);
+    if (!Clean || !Follows || Follows->Strided || Follows->Ilp < 2)
+      continue;
+    long V = std::min(Follows->Ilp, 16 / ElemBytes);
+    // The contiguous dimension wins a tie: its loads need no transposing.
+    if (V > BestVector || (V == BestVector && D == St.ContiguousDim)) {
+      Best = D;
+      BestVector = V;
+    }
+  }
+  St.Order.clear();
+  for (unsigned D = 0; D < N; ++D)
+    if (static_cast<int>(D) != Best)
+      St.Order.push_back(D);
+  if (Best >= 0)
+    St.Order.push_back(Best);
+  for (unsigned D : St.Order)
+    St.Padded.push_back(St.Box.Size[D]);
+  if (N == 0)
+    return;
+  long &Row = St.Padded.back();
+  if (Best >= 0 && BestVector > 1) {
+    // Rows of an odd number of vectors: threads reading (or the load
+    // writing) down a column reach distinct banks.
+    St.Vector = BestVector;
+    Row = (Row + BestVector - 1) / BestVector * BestVector;
+    if (N > 1 && (Row / BestVector) % 2 == 0)
+      Row += BestVector;
+  } else if (Row % 2 == 0 && Row > 1) {
+    Row += 1; // odd row length: no bank conflicts
+  }
+}
+
 bool Lowering::buildStages(std::string &Error) {
   if (Sch.Prefetch.empty())
     return true;
@@ -500,13 +630,85 @@ bool Lowering::buildStages(std::string &Error) {
               " has no fixed size per block; it cannot be prefetched";
       return false;
     }
-    Stage St{R, fresh(A.Name + "_sh"), *Box, F, Box->Size, 0};
+    Stage St{R, fresh(A.Name + "_sh"), *Box, F, {}, {}, 0};
     // Loads are coalesced along the array's contiguous dimension.
     St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
-    if (A.rank() > 0 && St.Padded[A.rank() - 1] % 2 == 0 &&
-        St.Padded[A.rank() - 1] > 1)
-      St.Padded[A.rank() - 1] += 1; // odd row length: no bank conflicts
+    layOut(St, Acc, dtypeSize(A.Type));
+    long E = 1, NT = Sch.totalThreads();
+    for (long Sz : St.Box.Size)
+      E *= Sz;
+    St.Rounds = (E + NT - 1) / NT;
+    if (Sch.Pipelined)
+      St.Next = fresh(A.Name + "_next");
     Stages.push_back(std::move(St));
+  }
+  return true;
+}
+
+bool Lowering::fitsIn32Bits() const {
+  // Bounds are only known where every parameter is fixed. Guards and tile
+  // origins overshoot an index by at most a block's tile, so a margin of
+  // 2x below 2^31 leaves room for them.
+  for (const std::string &P : K.ParamNames)
+    if (!K.Fixed.count(P))
+      return false;
+  const long Limit = 1L << 30;
+  auto Small = [&](isl_val *V) {
+    bool R = V && isl_val_is_int(V) == isl_bool_true &&
+             std::labs(isl_val_get_num_si(V)) < Limit;
+    isl_val_free(V);
+    return R;
+  };
+  for (auto &[Name, Value] : K.Fixed)
+    if (std::labs(Value) >= Limit)
+      return false;
+  // Every index of the statement.
+  isl::set D = S.Domain.intersect_params(
+      isl::manage(isl_set_params(isl_set_from_params(K.Context.copy()))));
+  for (unsigned I = 0; I < S.Indices.size(); ++I)
+    if (!Small(isl_set_dim_max_val(D.copy(), I)) ||
+        !Small(isl_set_dim_min_val(D.copy(), I)))
+      return false;
+  // Every array's largest element offset: sum of (extent - 1) * stride.
+  isl::set Ctx = isl::manage(isl_set_params(isl_set_from_params(K.Context.copy())));
+  auto Value = [&](const isl::aff &A) -> std::optional<long> {
+    isl_pw_aff *P = isl_pw_aff_from_aff(isl_aff_align_params(
+        A.copy(), isl_set_get_space(Ctx.get())));
+    P = isl_pw_aff_intersect_params(P, Ctx.copy());
+    isl_val *V = isl_pw_aff_max_val(P);
+    std::optional<long> R;
+    if (V && isl_val_is_int(V) == isl_bool_true)
+      R = isl_val_get_num_si(V);
+    isl_val_free(V);
+    return R;
+  };
+  for (const Argument &A : K.Args) {
+    if (!A.isArray())
+      continue;
+    std::vector<long> Ext;
+    for (const isl::aff &X : A.Shape) {
+      auto V = Value(X);
+      if (!V || *V < 0 || *V >= Limit)
+        return false;
+      Ext.push_back(*V);
+    }
+    long Offset = 0, Stride = 1;
+    for (unsigned D = 0; D < A.rank(); ++D) {
+      unsigned Dim = A.Order == Layout::RowMajor ? A.rank() - 1 - D : D;
+      long St = Stride;
+      if (A.Order == Layout::Strided) {
+        auto V = Value(A.Strides[Dim]);
+        if (!V || std::labs(*V) >= Limit)
+          return false;
+        St = std::labs(*V);
+      }
+      Offset += std::max(Ext[Dim] - 1, 0L) * St;
+      if (Offset >= Limit)
+        return false;
+      Stride = St * std::max(Ext[Dim], 1L);
+      if (A.Order != Layout::Strided && Stride >= Limit)
+        return false;
+    }
   }
   return true;
 }
@@ -613,10 +815,7 @@ std::string Lowering::readText(unsigned Read, isl_ast_build *Build,
   isl_pw_multi_aff_free(At);
   if (!St)
     return globalElement(S.Reads[Read].Arg, Sub);
-  std::string T = St->Buf;
-  for (const std::string &X : Sub)
-    T += "[" + X + "]";
-  return T;
+  return St->element(Sub);
 }
 
 static std::string literal(const Expr &E) {
@@ -645,10 +844,13 @@ std::string Lowering::valueText(const Expr &E, isl_ast_build *Build,
       auto It = std::find(S.OutputIndices.begin(), S.OutputIndices.end(), E.Id);
       Pos = It - S.OutputIndices.begin();
     }
-    return "(" + tupleDimText(Build, Iter, Pos) + ")";
+    // An index is 64-bit in the IR: its arithmetic in the statement keeps
+    // that width even where the loops count in 32 bits.
+    std::string T = tupleDimText(Build, Iter, Pos);
+    return Index32 ? "((idx)(" + T + "))" : "(" + T + ")";
   }
   case ExprKind::Param:
-    return K.ParamNames[E.Id];
+    return Index32 ? "((idx)" + K.ParamNames[E.Id] + ")" : K.ParamNames[E.Id];
   case ExprKind::Scalar:
     return K.Args[E.Id].Name;
   case ExprKind::Read:
@@ -706,6 +908,8 @@ static std::string identity(ReduceOp Op, DType T) {
   return "0";
 }
 
+static std::string zeroOf(DType T) { return identity(ReduceOp::Sum, T); }
+
 
 std::string Lowering::writtenElement(isl_ast_build *Build,
                                      const isl::pw_multi_aff &Iter, Piece P) {
@@ -749,28 +953,16 @@ Instance Lowering::instanceText(isl_ast_build *Build, const std::string &Tuple,
       }
     }
   } else if (Tuple == TupleWrite) {
-    I.Lines.push_back(writtenElement(Build, Iter, Piece::Write) + " = " +
-                      valueText(*S.Rhs, Build, Iter, Piece::Write) + ";");
-  } else {
-    // A cooperative load: Tuple is the stage's buffer name.
-    for (const Stage &St : Stages) {
-      if (St.Buf != Tuple)
-        continue;
-      unsigned N = St.Box.Size.size();
-      std::vector<std::string> G, L;
-      for (unsigned D = 0; D < N; ++D) {
-        isl_pw_aff *X = isl_pw_multi_aff_get_pw_aff(Iter.get(), D);
-        G.push_back(exprText(Build, isl::manage(isl_pw_aff_copy(X))));
-        isl_aff *Off = isl_multi_aff_get_aff(St.Box.Offset.get(), D);
-        Off = isl_aff_align_params(Off, Params.copy());
-        L.push_back(exprText(Build, isl::manage(isl_pw_aff_sub(
-                                        X, isl_pw_aff_from_aff(liftToDomainOf(Off, X))))));
-      }
-      std::string T = St.Buf;
-      for (const std::string &X : L)
-        T += "[" + X + "]";
-      I.Lines.push_back(T + " = " + globalElement(S.Reads[St.Read].Arg, G) + ";");
-    }
+    std::string Out = writtenElement(Build, Iter, Piece::Write);
+    if (InitOutputs)
+      I.Lines.push_back(Out + " = " + identity(S.Rhs->reduceOp(), S.Rhs->Type) +
+                        ";");
+    else if (splitAcrossBlocks())
+      I.Lines.push_back("loopy_atomic_add(&" + Out + ", " +
+                        valueText(*S.Rhs, Build, Iter, Piece::Write) + ");");
+    else
+      I.Lines.push_back(Out + " = " +
+                        valueText(*S.Rhs, Build, Iter, Piece::Write) + ";");
   }
   return I;
 }
@@ -1041,7 +1233,8 @@ NodeList Lowering::threadCode(Piece P, const isl::set &Uniform) {
                   Unroll, Uniform);
 }
 
-NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
+NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
+                            LoadPart Part) {
   // The box is walked linearly, its contiguous dimension fastest: thread
   // tid loads positions p = tid, tid + NT, ... of the E elements, so that
   // consecutive threads read consecutive addresses. Position p has box
@@ -1069,6 +1262,19 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
   }
   const std::vector<std::string> &Coord = LoadCoord;
   isl_set *C = isl_set_intersect_params(Context.copy(), Uniform.copy());
+  // A fetch computes the tile NextTile, which the caller binds.
+  isl_multi_aff *Offset = isl_multi_aff_copy(St.Box.Offset.get());
+  isl_set *Foot = St.Footprint.copy();
+  if (Part == LoadPart::Fetch) {
+    auto Rename = [&](auto *X, auto Find, auto Set) {
+      int P = Find(X, isl_dim_param, TileParam.c_str());
+      return P < 0 ? X : Set(X, isl_dim_param, P, NextTile.c_str());
+    };
+    C = Rename(C, isl_set_find_dim_by_name, isl_set_set_dim_name);
+    Foot = Rename(Foot, isl_set_find_dim_by_name, isl_set_set_dim_name);
+    Offset = Rename(Offset, isl_multi_aff_find_dim_by_name,
+                    isl_multi_aff_set_dim_name);
+  }
   unsigned NP = isl_set_dim(C, isl_dim_param);
   C = isl_set_add_dims(C, isl_dim_param, N);
   for (unsigned D = 0; D < N; ++D)
@@ -1080,8 +1286,8 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
                            St.Box.Size[D] - 1, false);
   }
   // { [] -> A[Offset + r] } on the extended parameters.
-  isl_multi_aff *Elem = isl_multi_aff_copy(St.Box.Offset.get());
-  Elem = isl_multi_aff_align_params(Elem, isl_set_get_space(BoxCtx.get()));
+  isl_multi_aff *Elem =
+      isl_multi_aff_align_params(Offset, isl_set_get_space(BoxCtx.get()));
   for (unsigned D = 0; D < N; ++D) {
     isl_aff *A = isl_multi_aff_get_at(Elem, D);
     A = isl_aff_add_coefficient_si(A, isl_dim_param, NP + D, 1);
@@ -1094,8 +1300,7 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
     Sub.push_back(exprText(B, isl::manage(isl_pw_aff_from_aff(A))));
   }
   isl_set *InFoot = isl_set_preimage_multi_aff(
-      isl_set_align_params(St.Footprint.copy(), isl_set_get_space(BoxCtx.get())),
-      Elem);
+      isl_set_align_params(Foot, isl_set_get_space(BoxCtx.get())), Elem);
   isl_ast_expr *GE = isl_ast_build_expr_from_set(B, isl_set_params(InFoot));
   std::string Guard;
   if (isl_ast_expr_get_type(GE) != isl_ast_expr_int)
@@ -1142,13 +1347,25 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
     Declare(Copy, Coord[D], Digit);
     Radix *= St.Box.Size[D];
   }
-  std::string Target = St.Buf;
-  for (unsigned D = 0; D < N; ++D)
-    Target += "[" + Coord[D] + "]";
-  if (N == 0)
-    Target += "[0]";
+  std::string Target =
+      St.element(std::vector<std::string>(Coord.begin(), Coord.begin() + N));
+  std::string Source = globalElement(S.Reads[St.Read].Arg, Sub);
+  std::string Reg = St.Next + "[" + (Count > 1 ? Step : "0") + "]";
   auto Line = std::make_unique<Node>(Node::Kind::Line);
-  Line->Text = Target + " = " + globalElement(S.Reads[St.Read].Arg, Sub) + ";";
+  if (Part == LoadPart::Whole) {
+    Line->Text = Target + " = " + Source + ";";
+  } else if (Part == LoadPart::Store) {
+    // Elements outside the footprint are never read: no guard.
+    Line->Text = Target + " = " + Reg + ";";
+    Guard.clear();
+  } else {
+    Line->Text = Reg + " = " +
+                 (Guard.empty() ? Source
+                                : "(" + Guard + ") ? " + Source + " : " +
+                                      zeroOf(K.Args[S.Reads[St.Read].Arg].Type)) +
+                 ";";
+    Guard.clear();
+  }
   if (Guard.empty()) {
     Copy.push_back(std::move(Line));
   } else {
@@ -1185,6 +1402,45 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform) {
   return Out;
 }
 
+/// One half of the pipelined loads of every stage: the fetch of a tile
+/// into registers (its tile number is the uniform instance's, bound to
+/// NextTile), or the store of the fetched tile to shared memory, then a
+/// barrier before the tile is computed.
+NodeList Lowering::pipelinedLoads(isl_ast_node *User, bool Fetch,
+                                  const isl::set &Uniform, unsigned NO) {
+  NodeList Out;
+  if (Fetch) {
+    // The instance's arguments: the sequential outputs, then the tile.
+    isl_ast_expr *Call = isl_ast_node_user_get_expr(User);
+    isl_ast_expr *Arg = isl_ast_expr_get_op_arg(Call, 1 + NO);
+    auto D = std::make_unique<Node>(Node::Kind::Declare);
+    D->Iter = NextTile;
+    D->Init = printAstExpr(Arg);
+    isl_ast_expr_free(Arg);
+    isl_ast_expr_free(Call);
+    auto C = std::make_unique<Node>(Node::Kind::Comment);
+    C->Text = "fetch the next tile of the staged reads into registers";
+    Out.push_back(std::move(C));
+    auto B = std::make_unique<Node>(Node::Kind::Block);
+    B->Body.push_back(std::move(D));
+    for (const Stage &St : Stages)
+      for (NodePtr &X : loadCode(St, Uniform, LoadPart::Fetch))
+        B->Body.push_back(std::move(X));
+    Out.push_back(std::move(B));
+    return Out;
+  }
+  for (const Stage &St : Stages) {
+    auto C = std::make_unique<Node>(Node::Kind::Comment);
+    C->Text = "stage " + S.Reads[St.Read].Spelling + " in " + St.Buf +
+              " from " + St.Next;
+    Out.push_back(std::move(C));
+    for (NodePtr &X : loadCode(St, Uniform, LoadPart::Store))
+      Out.push_back(std::move(X));
+  }
+  Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
+  return Out;
+}
+
 /// What runs for one instance of the block-uniform loops.
 NodeList Lowering::uniformBody(const isl::set &Uniform) {
   NodeList Out;
@@ -1192,13 +1448,16 @@ NodeList Lowering::uniformBody(const isl::set &Uniform) {
     for (NodePtr &X : L)
       Out.push_back(std::move(X));
   };
+  // Pipelined, the loads are placed by the uniform loop's schedule.
   for (const Stage &St : Stages) {
+    if (Sch.Pipelined)
+      break;
     auto C = std::make_unique<Node>(Node::Kind::Comment);
     C->Text = "stage " + S.Reads[St.Read].Spelling + " in " + St.Buf;
     Out.push_back(std::move(C));
-    Append(loadCode(St, Uniform));
+    Append(loadCode(St, Uniform, LoadPart::Whole));
   }
-  if (!Stages.empty())
+  if (!Stages.empty() && !Sch.Pipelined)
     Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
   Append(threadCode(Accs.empty() ? Piece::Compute : Piece::Update, Uniform));
   // The next tile (or iteration) overwrites the buffers.
@@ -1275,7 +1534,8 @@ std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
   if (!buildStages(Error))
     return std::nullopt;
   LoweringFigures F;
-  computeGrid(F.Grid, F.Grid, nullptr);
+  std::string GridIsl[3];
+  computeGrid(GridIsl, F.Grid, nullptr);
   for (const Stage &St : Stages) {
     long N = 1, P = dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);
     for (size_t D = 0; D < St.Box.Size.size(); ++D) {
@@ -1298,8 +1558,11 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
   if (!buildStages(Error))
     return std::nullopt;
   buildStrides();
+  Index32 = fitsIn32Bits();
 
   DeviceKernel DK;
+  DK.Index32 = Index32;
+  DK.Atomics = splitAcrossBlocks();
   DK.Name = K.Stmts.size() == 1 ? K.Name : K.Name + "_" + S.Name;
   for (int A = 0; A < 3; ++A) {
     DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
@@ -1331,9 +1594,18 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
     DK.Registers.push_back({A.Name, A.Reduce->Type, {RegCount},
                             "partial " + std::string(reduceOpName(A.Reduce->reduceOp())) +
                                 " of each of the thread's outputs"});
-  for (const Stage &St : Stages)
-    DK.Shared.push_back({St.Buf, K.Args[S.Reads[St.Read].Arg].Type, St.Padded,
-                         "footprint of " + S.Reads[St.Read].Spelling});
+  for (const Stage &St : Stages) {
+    DType T = K.Args[S.Reads[St.Read].Arg].Type;
+    if (!St.Next.empty())
+      DK.Registers.push_back({St.Next, T, {St.Rounds},
+                              "this thread's part of the next tile of " +
+                                  S.Reads[St.Read].Spelling});
+    std::string What = "footprint of " + S.Reads[St.Read].Spelling;
+    if (St.Order.size() > 1 && St.Order.back() != St.Order.size() - 1)
+      What += ", transposed";
+    DK.Shared.push_back({St.Buf, T, St.Padded, What,
+                         St.Vector > 1 ? St.Vector * dtypeSize(T) : 0});
+  }
   if (BlockRed)
     for (const Accumulator &A : Accs)
       DK.Shared.push_back({"red_" + A.Name, A.Reduce->Type,
@@ -1376,8 +1648,14 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
     isl::set UOut = Project(OutDom, false);
     isl::set UBody = Project(Ext, true);
     isl_union_map *Sched = isl_union_map_empty(Params.copy());
-    unsigned NS = NO + 2;
-    auto Add = [&](isl::set Dom, const char *Name, long Stage, bool WithTile) {
+    // Pipelined, each tile's body splits in three, at [stage 1, time, sub]:
+    // its registers are stored to shared memory at (kt, 0), the next tile
+    // is fetched at (kt, 1) -- so tile kt's fetch runs at (kt - 1, 1), the
+    // first one before the loop -- and the tile is computed at (kt, 2).
+    bool Pipe = Sch.Pipelined;
+    unsigned NS = NO + (Pipe ? 3 : 2);
+    auto Add = [&](isl::set Dom, const char *Name, long Stage, bool WithTile,
+                   long Shift = 0, long Sub = 0) {
       isl_set *D = isl_set_set_tuple_name(Dom.release(), Name);
       isl_map *M = isl_map_from_domain(D);
       M = isl_map_add_dims(M, isl_dim_out, NS);
@@ -1388,20 +1666,30 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
       MM = addConstraint(MM, {{isl_dim_out, NO, 1}}, -Stage, true);
       if (WithTile && Tiled)
         MM = addConstraint(MM, {{isl_dim_in, NO, 1}, {isl_dim_out, NO + 1, -1}},
-                           0, true);
+                           Shift, true);
       else
         MM = addConstraint(MM, {{isl_dim_out, NO + 1, 1}}, 0, true);
+      if (Pipe)
+        MM = addConstraint(MM, {{isl_dim_out, NO + 2, 1}}, -Sub, true);
       Sched = isl_union_map_add_map(Sched, align(MM).release());
     };
     if (!Accs.empty())
       Add(UOut, "U_init", 0, false);
-    Add(UBody, "U_body", 1, true);
+    if (Pipe) {
+      Add(UBody, "U_store", 1, true, 0, 0);
+      Add(UBody, "U_fetch", 1, true, -1, 1);
+    }
+    Add(UBody, "U_body", 1, true, 0, Pipe ? 2 : 0);
     if (!Accs.empty())
       Add(UOut, "U_write", 2, false);
     // Generate the uniform loops; their user nodes are filled in below.
     std::vector<std::string> Iters = SeqParams;
     Iters.push_back(fresh("stage"));
     Iters.push_back(Tiled ? TileParam : fresh("c"));
+    if (Pipe) {
+      Iters.push_back(fresh("part"));
+      NextTile = fresh(K.IndexNames[Tiled->Index] + "_next");
+    }
     // Parameters the uniform loops do not involve only slow isl down.
     isl_set *UC = eliminateParams(Context, Threads).release();
     Sched = isl_union_map_intersect_params(Sched, isl_set_copy(UC));
@@ -1466,6 +1754,8 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
             L.push_back(std::move(X));
           return L;
         }
+        if (T == "U_store" || T == "U_fetch")
+          return pipelinedLoads(N, T == "U_fetch", UniformCtx, NO);
         return uniformBody(UniformCtx);
       }
       return NodeList();
@@ -1491,12 +1781,7 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
   DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
                       S.Write.Spelling + " = " + printExpr(K, *S.Rhs));
   DK.Header.push_back("schedule: " + Sch.str(K, S));
-  DK.Header.push_back("launch: grid (" + DK.GridC[0] + ", " + DK.GridC[1] +
-                      ", " + DK.GridC[2] + "), block (" +
-                      std::to_string(DK.BlockDim[0]) + ", " +
-                      std::to_string(DK.BlockDim[1]) + ", " +
-                      std::to_string(DK.BlockDim[2]) + ")" +
-                      (DK.LaunchIf.empty() ? "" : " if " + DK.LaunchIf));
+  DK.Header.push_back(launchLine(DK));
   DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
                       " bytes of shared memory, " + std::to_string(RegCount) +
                       " output" + (RegCount == 1 ? "" : "s") +
@@ -1504,12 +1789,62 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
   return DK;
 }
 
+DeviceKernel Lowering::initKernel(const DeviceKernel &Main) {
+  int A = static_cast<int>(BlockRed->Ax);
+  DeviceKernel DK;
+  DK.Name = Main.Name + "_init";
+  DK.Params = Main.Params;
+  DK.Constants = Main.Constants;
+  DK.Ids = Main.Ids;
+  DK.Index32 = Main.Index32;
+  DK.LaunchIf = Main.LaunchIf;
+  // The same grid, with one block and one thread along the split axis;
+  // launched exactly where Main is (its grid is 0 where Main's is).
+  for (int X = 0; X < 3; ++X) {
+    DK.BlockDim[X] = Main.BlockDim[X];
+    DK.GridIsl[X] = Main.GridIsl[X];
+    DK.GridC[X] = Main.GridC[X];
+  }
+  DK.BlockDim[A] = 1;
+  DK.GridC[A] = "1";
+  isl_pw_aff *G = isl_pw_aff_read_from_str(Ctx.get(), Main.GridIsl[A].c_str());
+  isl_pw_aff *One = isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(G)),
+                                             isl_val_one(Ctx.get()));
+  char *Str = isl_pw_aff_to_str(isl_pw_aff_coalesce(isl_pw_aff_min(G, One)));
+  DK.GridIsl[A] = Str ? Str : "1";
+  free(Str);
+  // Write's domain: every output the statement writes, once (thread 0 of
+  // the split axis), in block 0.
+  isl::set First = isl::set::universe(Params);
+  First = addConstraint(First, {{isl_dim_param, paramPos(First, BlockId[A]), 1}},
+                        0, true);
+  First = addConstraint(First, {{isl_dim_param, paramPos(First, ThreadId[A]), 1}},
+                        0, true);
+  InitOutputs = true;
+  DK.Body = threadCode(Piece::Write, First);
+  InitOutputs = false;
+  DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
+                      S.Write.Spelling + " = 0, before its blocks add their "
+                      "partial sums");
+  DK.Header.push_back("schedule: " + Sch.str(K, S));
+  DK.Header.push_back(launchLine(DK));
+  return DK;
+}
+
 } // namespace
 
-std::optional<DeviceKernel> lowerStatement(const Kernel &K, const Statement &S,
-                                           const Schedule &Sch,
-                                           std::string &Error) {
-  return Lowering(K, S, Sch).run(Error);
+std::optional<std::vector<DeviceKernel>>
+lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
+               std::string &Error) {
+  Lowering L(K, S, Sch);
+  auto DK = L.run(Error);
+  if (!DK)
+    return std::nullopt;
+  std::vector<DeviceKernel> Out;
+  if (L.splitAcrossBlocks())
+    Out.push_back(L.initKernel(*DK));
+  Out.push_back(std::move(*DK));
+  return Out;
 }
 
 std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
@@ -1525,11 +1860,12 @@ std::optional<DeviceProgram> lowerKernel(const Kernel &K,
   DeviceProgram P;
   P.KernelName = K.Name;
   for (size_t I = 0; I < K.Stmts.size(); ++I) {
-    auto DK = lowerStatement(K, K.Stmts[I], Schedules[I], Error);
-    if (!DK)
+    auto DKs = lowerStatement(K, K.Stmts[I], Schedules[I], Error);
+    if (!DKs)
       return std::nullopt;
     P.Schedule += (I ? " | " : "") + Schedules[I].str(K, K.Stmts[I]);
-    P.Kernels.push_back(std::move(*DK));
+    for (DeviceKernel &DK : *DKs)
+      P.Kernels.push_back(std::move(DK));
   }
   return P;
 }

@@ -1,6 +1,7 @@
 //===- Printer.cpp - Device AST to CUDA C and OpenCL C --------------------===//
 #include "loopy/CodeGen/Printer.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace loopy {
@@ -20,6 +21,15 @@ struct Spelling {
   const char *BlockIdx[3];
   const char *ThreadIdx[3];
   const char *Prelude;
+  /// loopy_atomic_add(pointer, value) for every element type, where a
+  /// kernel's blocks add their partial sums into the outputs.
+  const char *AtomicPrelude;
+  /// Alignment is spelled before the type (CUDA's __align__) rather than
+  /// as an attribute after the declarator (OpenCL).
+  bool AlignPrefix;
+  /// Warps exchange registers (__shfl_down_sync): block reductions along x
+  /// combine within each warp without shared memory or barriers.
+  bool WarpShuffle;
 };
 
 const Spelling CudaSpelling = {
@@ -38,7 +48,14 @@ const Spelling CudaSpelling = {
     "}\n"
     "static __device__ __forceinline__ idx loopy_min(idx a, idx b) { return a < b ? a : b; }\n"
     "static __device__ __forceinline__ idx loopy_max(idx a, idx b) { return a > b ? a : b; }\n"
-    "#define LOOPY_INFINITY __int_as_float(0x7f800000)\n"};
+    "#define LOOPY_INFINITY __int_as_float(0x7f800000)\n",
+    "static __device__ __forceinline__ void loopy_atomic_add(float *p, float v) { atomicAdd(p, v); }\n"
+    "static __device__ __forceinline__ void loopy_atomic_add(double *p, double v) { atomicAdd(p, v); }\n"
+    "static __device__ __forceinline__ void loopy_atomic_add(int *p, int v) { atomicAdd(p, v); }\n"
+    "static __device__ __forceinline__ void loopy_atomic_add(idx *p, idx v) {\n"
+    "  atomicAdd((unsigned long long *)p, (unsigned long long)v);\n"
+    "}\n",
+    true, true};
 
 const Spelling OpenCLSpelling = {
     "__kernel void",
@@ -57,7 +74,29 @@ const Spelling OpenCLSpelling = {
     "}\n"
     "static inline idx loopy_min(idx a, idx b) { return a < b ? a : b; }\n"
     "static inline idx loopy_max(idx a, idx b) { return a > b ? a : b; }\n"
-    "#define LOOPY_INFINITY INFINITY\n"};
+    "#define LOOPY_INFINITY INFINITY\n",
+    "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+    "static inline void __attribute__((overloadable))\n"
+    "loopy_atomic_add(volatile __global float *p, float v) {\n"
+    "  union { uint u; float f; } seen, sum;\n"
+    "  do {\n"
+    "    seen.f = *p;\n"
+    "    sum.f = seen.f + v;\n"
+    "  } while (atomic_cmpxchg((volatile __global uint *)p, seen.u, sum.u) != seen.u);\n"
+    "}\n"
+    "static inline void __attribute__((overloadable))\n"
+    "loopy_atomic_add(volatile __global double *p, double v) {\n"
+    "  union { ulong u; double f; } seen, sum;\n"
+    "  do {\n"
+    "    seen.f = *p;\n"
+    "    sum.f = seen.f + v;\n"
+    "  } while (atom_cmpxchg((volatile __global ulong *)p, seen.u, sum.u) != seen.u);\n"
+    "}\n"
+    "static inline void __attribute__((overloadable))\n"
+    "loopy_atomic_add(volatile __global int *p, int v) { atomic_add(p, v); }\n"
+    "static inline void __attribute__((overloadable))\n"
+    "loopy_atomic_add(volatile __global long *p, long v) { atom_add(p, v); }\n",
+    false, false};
 
 
 class Printer {
@@ -79,15 +118,19 @@ private:
   void nodes(const NodeList &L);
   void node(const Node &N);
   void blockReduce(const Node &N);
+  void warpReduce(const Node &N, const std::string (&T)[3], DType Type);
 
   const Spelling &Sp;
   std::ostringstream &OS;
   const DeviceKernel *K = nullptr;
+  /// The type of loop counters, coordinates and constants of this kernel.
+  const char *Index = "idx";
   unsigned Depth = 0;
 };
 
 void Printer::kernel(const DeviceKernel &DK) {
   K = &DK;
+  Index = DK.Index32 ? "int" : "idx";
   OS << "\n";
   for (const std::string &H : DK.Header)
     OS << "// " << H << "\n";
@@ -114,19 +157,24 @@ void Printer::kernel(const DeviceKernel &DK) {
   Depth = 1;
   for (auto &[Name, Value] : DK.Constants) {
     indent();
-    OS << "const idx " << Name << " = " << Value << ";\n";
+    OS << "const " << Index << " " << Name << " = " << Value << ";\n";
   }
   for (const IdBinding &B : DK.Ids) {
     indent();
     int A = static_cast<int>(B.Ax);
-    OS << "const idx " << B.Name << " = "
+    OS << "const " << Index << " " << B.Name << " = "
        << (B.Block ? Sp.BlockIdx[A] : Sp.ThreadIdx[A]) << ";\n";
   }
   for (const Buffer &B : DK.Shared) {
     indent();
-    OS << Sp.Shared << cTypeName(B.Type) << " " << B.Name;
+    OS << Sp.Shared;
+    if (B.Align && Sp.AlignPrefix)
+      OS << "__align__(" << B.Align << ") ";
+    OS << cTypeName(B.Type) << " " << B.Name;
     for (long D : B.Dims)
       OS << "[" << D << "]";
+    if (B.Align && !Sp.AlignPrefix)
+      OS << " __attribute__((aligned(" << B.Align << ")))";
     OS << "; // " << B.Comment << "\n";
   }
   for (const Buffer &B : DK.Registers) {
@@ -158,7 +206,7 @@ void Printer::node(const Node &N) {
       OS << "#pragma unroll\n";
     }
     indent();
-    OS << "for (idx " << N.Iter << " = " << N.Init << "; " << N.Cond << "; "
+    OS << "for (" << Index << " " << N.Iter << " = " << N.Init << "; " << N.Cond << "; "
        << N.Iter << " += " << N.Step << ") {\n";
     nested(N.Body);
     return;
@@ -184,7 +232,7 @@ void Printer::node(const Node &N) {
     return;
   case Node::Kind::Declare:
     indent();
-    OS << "const idx " << N.Iter << " = " << N.Init << ";\n";
+    OS << "const " << Index << " " << N.Iter << " = " << N.Init << ";\n";
     return;
   case Node::Kind::Barrier:
     indent();
@@ -211,6 +259,9 @@ void Printer::blockReduce(const Node &N) {
     if (B.Name == N.Buffer)
       Type = B.Type;
   int A = static_cast<int>(N.Ax);
+  // Along x, whole warps hold consecutive threads of one row of the block.
+  if (Sp.WarpShuffle && N.Ax == Axis::X && N.ReduceThreads % 32 == 0)
+    return warpReduce(N, T, Type);
   auto Slot = [&](const std::string &R, const std::string &AxisValue) {
     std::string C[3] = {T[0], T[1], T[2]};
     C[A] = AxisValue;
@@ -245,6 +296,72 @@ void Printer::blockReduce(const Node &N) {
   OS << "for (int red_r = 0; red_r < " << Cnt << "; ++red_r)\n";
   indent();
   OS << "  " << N.Text << "[red_r] = " << Slot("red_r", "0") << ";\n";
+  // The buffer is free again only once every thread has read it.
+  indent();
+  OS << Sp.Barrier << "\n";
+}
+
+void Printer::warpReduce(const Node &N, const std::string (&T)[3], DType Type) {
+  // Each warp folds its 32 partials by shuffles (lane 0 ends with the
+  // warp's), lane 0 of every warp leaves it in the buffer, and the first
+  // warp folds those the same way: thread 0 holds the block's result,
+  // which is the only one that writes.
+  long Warps = N.ReduceThreads / 32;
+  std::string Cnt = std::to_string(N.Count);
+  auto Slot = [&](const std::string &X) {
+    return N.Buffer + "[red_r][" + T[2] + "][" + T[1] + "][" + X + "]";
+  };
+  auto Fold = [&](long From) {
+    indent();
+    OS << "for (int red_s = " << From << "; red_s > 0; red_s /= 2)\n";
+    indent();
+    OS << "  " << N.Text << "[red_r] = "
+       << combineText(N.Op, Type, N.Text + "[red_r]",
+                      "__shfl_down_sync(0xffffffffu, " + N.Text +
+                          "[red_r], red_s)")
+       << ";\n";
+  };
+  indent();
+  OS << "// combine the partial results of the " << N.ReduceThreads
+     << " threads along x: within each warp by shuffles";
+  OS << (Warps > 1 ? ", then the warps' results\n" : "\n");
+  indent();
+  OS << "for (int red_r = 0; red_r < " << Cnt << "; ++red_r) {\n";
+  ++Depth;
+  Fold(16);
+  if (Warps > 1) {
+    indent();
+    OS << "if (" << T[0] << " % 32 == 0)\n";
+    indent();
+    OS << "  " << Slot(T[0] + " / 32") << " = " << N.Text << "[red_r];\n";
+  }
+  --Depth;
+  indent();
+  OS << "}\n";
+  if (Warps == 1)
+    return;
+  indent();
+  OS << Sp.Barrier << "\n";
+  indent();
+  OS << "if (" << T[0] << " < 32) {\n";
+  ++Depth;
+  indent();
+  OS << "for (int red_r = 0; red_r < " << Cnt << "; ++red_r) {\n";
+  ++Depth;
+  indent();
+  OS << "if (" << T[0] << " < " << Warps << ")\n";
+  indent();
+  OS << "  " << N.Text << "[red_r] = " << Slot(T[0]) << ";\n";
+  Fold(Warps / 2);
+  --Depth;
+  indent();
+  OS << "}\n";
+  --Depth;
+  indent();
+  OS << "}\n";
+  // The buffer is free again only once the first warp has read it.
+  indent();
+  OS << Sp.Barrier << "\n";
 }
 
 } // namespace
@@ -270,7 +387,9 @@ static const Spelling &spelling(Dialect D) {
   return D == Dialect::CUDA ? CudaSpelling : OpenCLSpelling;
 }
 
-std::string printPrelude(Dialect D) { return spelling(D).Prelude; }
+std::string printPrelude(Dialect D, bool Atomics) {
+  return std::string(spelling(D).Prelude) + (Atomics ? spelling(D).AtomicPrelude : "");
+}
 
 std::string printKernels(const DeviceProgram &P, Dialect D) {
   std::ostringstream OS;
@@ -281,7 +400,9 @@ std::string printKernels(const DeviceProgram &P, Dialect D) {
 
 std::string printProgram(const DeviceProgram &P, Dialect D) {
   return "// Generated by loopyc from kernel " + P.KernelName + "\n" +
-         "// schedule: " + P.Schedule + "\n" + printPrelude(D) +
+         "// schedule: " + P.Schedule + "\n" +
+         printPrelude(D, std::any_of(P.Kernels.begin(), P.Kernels.end(),
+                                     [](const DeviceKernel &K) { return K.Atomics; })) +
          printKernels(P, D);
 }
 

@@ -8,6 +8,8 @@
 //     register reuse of the thread's outputs that do not depend on them, and
 //     multiplied when consecutive threads do not touch consecutive elements;
 //   - arithmetic: two operations per iteration;
+//   - shared memory traffic: staged reads are read from their buffer at
+//     every iteration, divided by the register reuse as above;
 //   - how well the GPU is filled: threads in flight against its capacity,
 //     with registers and shared memory limiting blocks per multiprocessor.
 //
@@ -35,6 +37,8 @@ constexpr double SMs = 132;
 constexpr double ThreadsPerSM = 2048;
 constexpr double RegistersPerSM = 65536;
 constexpr double SharedPerSM = 228 * 1024;
+// 128 bytes per clock and multiprocessor at about 1.9 GHz.
+constexpr double SharedBandwidth = 32.0e12; // bytes/s, all multiprocessors
 
 /// Extent of every statement index at the assumed sizes.
 std::vector<double> extents(const Kernel &K, const Statement &S) {
@@ -123,12 +127,15 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Outputs = 1, Blocks = 1, Covered = 1;
   for (unsigned O : S.OutputIndices)
     Outputs *= ExtentOf(O);
-  for (const IndexMap &M : Sch.Maps)
+  for (const IndexMap &M : Sch.Maps) {
     if (M.K == IndexMap::Kind::Grid) {
       double B = std::ceil(ExtentOf(M.Index) / M.blockTile());
       Blocks *= B;
       Covered *= B * M.blockTile();
     }
+    if (M.K == IndexMap::Kind::Block && M.Chunk)
+      Blocks *= std::ceil(ExtentOf(M.Index) / M.Chunk);
+  }
   // Partial tiles waste threads.
   double Waste = Covered / std::max(1.0, Outputs / [&] {
     double Seq = 1;
@@ -143,22 +150,25 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
 
   const IndexMap *Tiled = Sch.tiledReduction();
   double Tiles = Tiled ? std::ceil(ExtentOf(Tiled->Index) / Tiled->Tile) : 1;
-  double Bytes = 0;
+  double Bytes = 0, SharedTraffic = 0;
   unsigned StageNo = 0;
   for (unsigned R = 0; R < S.Reads.size(); ++R) {
     const Access &Acc = S.Reads[R];
     double Elem = dtypeSize(K.Args[Acc.Arg].Type);
-    if (std::find(Sch.Prefetch.begin(), Sch.Prefetch.end(), R) !=
-        Sch.Prefetch.end()) {
-      Bytes += F.StageElements[StageNo++] * Blocks * Tiles * Elem;
-      continue;
-    }
     // Register reuse: a thread's outputs along indices the read does not
     // depend on share one load.
     double Reuse = 1;
     for (const IndexMap &M : Sch.Maps)
       if (M.K == IndexMap::Kind::Grid && !dependsOn(S, Acc, -1, M.Index))
         Reuse *= M.Ilp;
+    if (std::find(Sch.Prefetch.begin(), Sch.Prefetch.end(), R) !=
+        Sch.Prefetch.end()) {
+      // Loaded once per block and tile; then read from shared memory at
+      // every iteration, shared by the thread's outputs as above.
+      Bytes += F.StageElements[StageNo++] * Blocks * Tiles * Elem;
+      SharedTraffic += Iters / Reuse * Elem;
+      continue;
+    }
     // The cache catches part of the reuse between threads of a block.
     double Shared = 1;
     for (const IndexMap &M : Sch.Maps)
@@ -171,7 +181,13 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
 
   // Occupancy.
   double T = Sch.totalThreads();
-  double Regs = 24 + 2.0 * Sch.registerOutputs() + (Sch.Prefetch.empty() ? 0 : 8);
+  // Accumulators, a register per operand element of the tile, addresses.
+  double Operands = 0;
+  for (const IndexMap &M : Sch.Maps)
+    if (M.K == IndexMap::Kind::Grid)
+      Operands += M.Ilp;
+  double Regs = 24 + Sch.registerOutputs() + Operands +
+                (Sch.Prefetch.empty() ? 0 : 8);
   double ByRegs = std::floor(RegistersPerSM / (Regs * T));
   double ByThreads = std::floor(ThreadsPerSM / T);
   double ByShared =
@@ -184,10 +200,12 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Fill = std::min(1.0, Resident * std::min(8.0, (double)Sch.registerOutputs()) /
                                   (SMs * ThreadsPerSM * 2));
   double Eff = 0.05 + 0.95 * Fill;
-  double Time = std::max(Bytes / Bandwidth, 2 * Iters * Waste / Flops) / Eff;
+  double Time = std::max({Bytes / Bandwidth, 2 * Iters * Waste / Flops,
+                          SharedTraffic / SharedBandwidth}) /
+                Eff;
   // Shared-memory staging costs a little per tile; barriers serialise.
   if (!Sch.Prefetch.empty())
-    Time *= 1.02;
+    Time *= Sch.Pipelined ? 1.01 : 1.02;
   return Time;
 }
 

@@ -7,6 +7,12 @@
 //    with a thread's outputs adjacent or strided by the thread count;
 //  - per reduction index: sequential; tiled (one index); or, when a thread
 //    axis is free, block-parallel over a power-of-two number of threads;
+//  - for reductions with at most one output index, also that index on y
+//    with the last
+//    reduction index on x (a warp's threads then read along it, which is
+//    coalesced where it is the contiguous one), block-parallel or split
+//    across blocks of x (so that long reductions with few outputs, and
+//    full reductions, fill the GPU);
 //  - with a tiled reduction (or none), every subset of the reads staged in
 //    shared memory.
 // Resource constraints prune it; the cost model ranks it.
@@ -18,6 +24,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace loopy {
 
@@ -63,21 +70,46 @@ std::vector<AxisChoice> axisChoices(Axis A) {
   return C;
 }
 
+/// One family of the space: the grid axes the output indices take, in
+/// order, and what the reductions may do.
+struct Family {
+  std::vector<Axis> Axes;
+  bool ReductionOnX; // the last reduction index takes x (block or split)
+};
+
+void enumerateFamily(const Kernel &K, const Statement &S,
+                     const PlannerOptions &Opts, const Family &Fam,
+                     std::vector<Schedule> &Out);
+
 std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
                                          const PlannerOptions &Opts) {
-  // Output indices: contiguous one first (x), then the others in domain
-  // order (y, z); more than three run sequentially.
+  std::vector<Schedule> All;
+  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false}, All);
+  if (!S.ReductionIndices.empty() && S.OutputIndices.size() <= 1)
+    enumerateFamily(K, S, Opts, {{Axis::Y, Axis::Z}, true}, All);
+  // Without output indices both families put the reduction on x.
+  std::vector<Schedule> Out;
+  std::set<std::string> Seen;
+  for (Schedule &Sch : All)
+    if (Seen.insert(Sch.str(K, S)).second)
+      Out.push_back(std::move(Sch));
+  return Out;
+}
+
+void enumerateFamily(const Kernel &K, const Statement &S,
+                     const PlannerOptions &Opts, const Family &Fam,
+                     std::vector<Schedule> &Out) {
+  // Output indices: contiguous one first (x, or y when the reduction takes
+  // x), then the others in domain order; the rest run sequentially.
   std::vector<unsigned> Outs = S.OutputIndices;
   if (auto C = contiguousOutput(K, S)) {
     Outs.erase(std::find(Outs.begin(), Outs.end(), *C));
     Outs.insert(Outs.begin(), *C);
   }
+  const std::vector<Axis> &Axes = Fam.Axes;
   std::vector<unsigned> Grid, SeqOut;
   for (unsigned O : Outs)
-    (Grid.size() < 3 ? Grid : SeqOut).push_back(O);
-  // The outermost sequential outputs stay outside the grid ones in loop
-  // order; reverse so that y/z come before x in the string.
-  std::vector<Axis> Axes = {Axis::X, Axis::Y, Axis::Z};
+    (Grid.size() < Axes.size() ? Grid : SeqOut).push_back(O);
 
   // Cartesian product of the grid axes' choices.
   std::vector<std::vector<IndexMap>> GridMaps = {{}};
@@ -107,7 +139,25 @@ std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
     bool OnlyAllStaged; // no unstaged or partly staged variants
   };
   std::vector<RedChoice> RedChoices;
-  {
+  if (Fam.ReductionOnX) {
+    // Block-parallel along x, or split across x's blocks with each thread
+    // taking a few values of its block's chunk.
+    std::vector<IndexMap> AllSeq;
+    for (unsigned R : Red) {
+      IndexMap M;
+      M.Index = R;
+      AllSeq.push_back(M);
+    }
+    for (long T : {32, 64, 128, 256, 512})
+      for (long PerThread : {0, 8, 32, 128}) {
+        auto M = AllSeq;
+        M.back().K = IndexMap::Kind::Block;
+        M.back().Ax = Axis::X;
+        M.back().Threads = T;
+        M.back().Chunk = T * PerThread;
+        RedChoices.push_back({M, false, false});
+      }
+  } else {
     std::vector<IndexMap> AllSeq;
     for (unsigned R : Red) {
       IndexMap M;
@@ -137,7 +187,6 @@ std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
     }
   }
 
-  std::vector<Schedule> Out;
   for (const auto &GM : GridMaps)
     for (const RedChoice &RC : RedChoices) {
       Schedule Sch;
@@ -171,27 +220,52 @@ std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
           if (Mask & (1u << R))
             P.Prefetch.push_back(R);
         Out.push_back(P);
+        // Register-tiled variants staging every read, also with the next
+        // tile's loads overlapping this tile's work.
+        if (Mask == All && P.registerOutputs() >= 16) {
+          P.Pipelined = true;
+          Out.push_back(P);
+        }
       }
     }
-  return Out;
 }
 
 } // namespace
 
 /// Footprints and the grid depend only on the block's tile, the reduction
-/// tile and what is staged, not on how threads split the tile: a key of
-/// those lets one isl computation serve many schedules.
+/// tile and what is staged, and the staged buffers' padded layout on the
+/// thread's register tile (which dimension it reads side by side), not on
+/// how threads split the tile: a key of those lets one isl computation
+/// serve many schedules.
 static std::string figuresKey(const Schedule &Sch) {
   std::string Key;
   for (const IndexMap &M : Sch.Maps)
     Key += std::to_string(M.Index) + ":" + std::to_string(int(M.K)) + "/" +
            std::to_string(M.K == IndexMap::Kind::Grid ? M.blockTile() : 0) +
+           "/" + std::to_string(M.K == IndexMap::Kind::Grid ? M.Ilp : 0) +
+           (M.Strided ? "s" : "") +
            "/" + std::to_string(M.Tile) + "/" +
-           std::to_string(M.K == IndexMap::Kind::Block ? M.Threads : 0) + " ";
+           std::to_string(M.K == IndexMap::Kind::Block ? M.Threads : 0) + "/" +
+           std::to_string(M.Chunk) + " ";
   Key += "r" + std::to_string(Sch.registerOutputs()) + " p";
   for (unsigned P : Sch.Prefetch)
     Key += std::to_string(P) + ",";
   return Key;
+}
+
+/// Whether a grid of known size fits CUDA's limits (2^31 - 1 blocks on
+/// x, 65535 on y and z) and holds at least the blocks asked for.
+static bool launchable(const Figures &F, const PlannerOptions &Opts) {
+  const long Limit[3] = {2147483647L, 65535, 65535};
+  long Total = 1;
+  for (int A = 0; A < 3; ++A) {
+    if (F.GridBlocks[A] < 0)
+      return true; // depends on sizes not fixed: checked at launch
+    if (F.GridBlocks[A] > Limit[A])
+      return false;
+    Total *= F.GridBlocks[A];
+  }
+  return Total >= Opts.MinBlocks;
 }
 
 static bool computeFiguresCached(
@@ -213,6 +287,12 @@ static bool computeFiguresCached(
   F.SharedBytes = LF->SharedBytes;
   F.RegisterOutputs = Sch.registerOutputs();
   F.Blocks = "(" + LF->Grid[0] + ", " + LF->Grid[1] + ", " + LF->Grid[2] + ")";
+  for (int A = 0; A < 3; ++A) {
+    const std::string &G = LF->Grid[A];
+    if (!G.empty() && G.size() < 19 &&
+        std::all_of(G.begin(), G.end(), [](char C) { return C >= '0' && C <= '9'; }))
+      F.GridBlocks[A] = std::stol(G);
+  }
   F.Cost = estimateCost(K, S, Sch, *LF);
   return true;
 }
@@ -234,7 +314,7 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
       Figures F;
       if (!computeFiguresCached(K, S, Sch, F, Why, &Cache))
         continue;
-      if (F.SharedBytes > Opts.MaxSharedBytes)
+      if (F.SharedBytes > Opts.MaxSharedBytes || !launchable(F, Opts))
         continue;
       Legal.push_back({std::move(Sch), F});
     }

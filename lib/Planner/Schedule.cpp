@@ -84,6 +84,8 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
         OS << ",ilp" << M.Ilp << (M.Strided ? "s" : "");
       break;
     case IndexMap::Kind::Block:
+      if (M.Chunk)
+        OS << "g." << axisLetter(M.Ax) << "*" << M.Chunk << ",";
       OS << "t." << axisLetter(M.Ax) << "*" << M.Threads;
       break;
     }
@@ -93,6 +95,8 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
     for (size_t I = 0; I < Prefetch.size(); ++I)
       OS << (I ? "," : "") << readName(K, S, Prefetch[I]);
   }
+  if (Pipelined)
+    OS << (First ? "" : " ") << "pipelined";
   return OS.str();
 }
 
@@ -145,6 +149,15 @@ static bool parseMap(std::string_view Spec, IndexMap &M) {
     M.K = IndexMap::Kind::Block;
     return ThreadPart(Parts[0], M.Ax, M.Threads);
   }
+  if (Parts.size() == 2 && Parts[0].rfind("g.", 0) == 0 &&
+      Parts[0].size() > 4 && Parts[0][3] == '*') {
+    // g.A*CHUNK,t.A*N: a reduction split across blocks.
+    M.K = IndexMap::Kind::Block;
+    Axis G;
+    return parseAxis(Parts[0].substr(2, 1), G) &&
+           parseLong(Parts[0].substr(4), M.Chunk) &&
+           ThreadPart(Parts[1], M.Ax, M.Threads) && G == M.Ax;
+  }
   M.K = IndexMap::Kind::Grid;
   if (Parts.size() > 3 || Parts[0].rfind("g.", 0) != 0)
     return false;
@@ -172,9 +185,14 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
   std::istringstream IS(Text);
   std::string Word;
   while (IS >> Word) {
+    if (Word == "pipelined") {
+      Sch.Pipelined = true;
+      continue;
+    }
     size_t Colon = Word.find(':');
     if (Colon == std::string::npos) {
-      Error = "expected 'index:mapping' or 'prefetch:arrays', found " +
+      Error = "expected 'index:mapping', 'prefetch:arrays' or 'pipelined', "
+              "found " +
               quote(Word);
       return std::nullopt;
     }
@@ -208,7 +226,8 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
     M.Index = It - K.IndexNames.begin();
     if (!parseMap(Spec, M)) {
       Error = "malformed mapping " + quote(Word) +
-              "; expected seq, seq*T, g.A,t.A*N[,ilpU[s]] or t.A*N";
+              "; expected seq, seq*T, g.A,t.A*N[,ilpU[s]], t.A*N or "
+              "g.A*C,t.A*N";
       return std::nullopt;
     }
     Sch.Maps.push_back(M);
@@ -243,7 +262,7 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
       return "output index " + quote(N) + " must be g.A,t.A*N or seq";
     if (!Out && M.K == IndexMap::Kind::Grid)
       return "reduction index " + quote(N) +
-             " must be seq, seq*T or t.A*N";
+             " must be seq, seq*T, t.A*N or g.A*C,t.A*N";
     if (M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) {
       int A = static_cast<int>(M.Ax);
       if (AxisUsed[A])
@@ -268,6 +287,18 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
     return "a block-parallel reduction needs a power-of-two thread count";
   if (!Sch.Prefetch.empty() && B)
     return "prefetch cannot be combined with a block-parallel reduction";
+  if (B && B->Chunk) {
+    if (B->Chunk % B->Threads != 0)
+      return "a reduction split across blocks needs a chunk that is a "
+             "multiple of its threads";
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Seq && IsOutput(M.Index))
+        return "a reduction split across blocks needs every output index "
+               "on the grid";
+  }
+  if (Sch.Pipelined && (Sch.Prefetch.empty() || !Sch.tiledReduction()))
+    return "pipelined needs staged reads (prefetch:...) in a tiled reduction "
+           "(seq*T)";
   if (!Sch.Prefetch.empty() && !Sch.tiledReduction() &&
       !S.ReductionIndices.empty())
     return "prefetch needs a tiled reduction (seq*T)";

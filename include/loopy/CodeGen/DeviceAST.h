@@ -61,6 +61,9 @@ struct Buffer {
   DType Type;
   std::vector<long> Dims; // padded extents
   std::string Comment;    // what it holds, for the reader
+  /// Alignment in bytes where vector accesses need more than the
+  /// element's (0: the element's).
+  long Align = 0;
   long bytes() const;
 };
 
@@ -99,6 +102,12 @@ struct DeviceKernel {
   /// Where the domain can be empty: the condition (C, on the parameters)
   /// under which the kernel runs at all; GridIsl is 0 elsewhere.
   std::string LaunchIf;
+  /// Index arithmetic in 32 bits (`int`) rather than 64 (`idx`): where
+  /// every parameter is fixed and isl bounds every index, parameter and
+  /// array offset well below 2^31.
+  bool Index32 = false;
+  /// The body calls loopy_atomic_add (the prelude defines it).
+  bool Atomics = false;
   long sharedBytes() const;
 };
 

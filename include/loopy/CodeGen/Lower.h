@@ -20,10 +20,13 @@
 
 namespace loopy {
 
-/// Lowers statement \p S of \p K under \p Sch. On failure (a schedule the
-/// lowering cannot realise, such as a footprint of no fixed box size)
-/// returns nullopt with \p Error saying why.
-std::optional<device::DeviceKernel>
+/// Lowers statement \p S of \p K under \p Sch to the kernels that run it,
+/// in launch order: one, or where the reduction is split across blocks, a
+/// kernel that zeroes the outputs and then the one whose blocks add into
+/// them. On failure (a schedule the lowering cannot realise, such as a
+/// footprint of no fixed box size) returns nullopt with \p Error saying
+/// why.
+std::optional<std::vector<device::DeviceKernel>>
 lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
                std::string &Error);
 

@@ -17,12 +17,14 @@ namespace loopy {
 enum class Dialect { CUDA, OpenCL };
 
 /// The whole source of \p P in \p D: a prelude, then one kernel function per
-/// statement.
+/// statement (two where a statement's blocks add into its outputs).
 std::string printProgram(const device::DeviceProgram &P, Dialect D);
 
 /// The pieces of printProgram, for sources that hold several programs: the
-/// prelude (types and helpers, once per source) and the kernel functions.
-std::string printPrelude(Dialect D);
+/// prelude (types and helpers, once per source; with \p Atomics also the
+/// atomic additions of reductions split across blocks) and the kernel
+/// functions.
+std::string printPrelude(Dialect D, bool Atomics = true);
 std::string printKernels(const device::DeviceProgram &P, Dialect D);
 
 } // namespace loopy

@@ -31,6 +31,8 @@ struct Figures {
   long SharedBytes = 0;
   long RegisterOutputs = 1;
   std::string Blocks; // (x, y, z) as C expressions of the parameters
+  /// Blocks along x, y, z where the sizes make them constant, else -1.
+  long GridBlocks[3] = {-1, -1, -1};
   double Cost = 0;    // estimated seconds at the assumed sizes
 };
 

@@ -11,6 +11,9 @@
 // outputs per thread (contiguous), j likewise on x with each thread's 4
 // outputs strided by 16, k runs sequentially in tiles of 8, and the block's
 // footprints of a and b for one k tile are staged in shared memory.
+// A reduction can also be split across blocks: `k:g.x*4096,t.x*256` gives
+// each block of grid axis x 4096 consecutive values of k, over which its
+// 256 threads stride and combine, and blocks add their results atomically.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_PLANNER_SCHEDULE_H
@@ -35,7 +38,9 @@ struct IndexMap {
     Grid,  // output: blocks on grid axis Ax, Threads threads on thread axis
            // Ax, Ilp outputs per thread held in registers
     Block, // reduction: Threads threads of a block on thread axis Ax
-           // cooperate and combine their partial results
+           // cooperate and combine their partial results; with Chunk > 0
+           // also split across the blocks of grid axis Ax, Chunk values
+           // per block, whose results are added atomically
   };
   unsigned Index = 0; // position in Kernel::IndexNames
   Kind K = Kind::Seq;
@@ -46,6 +51,9 @@ struct IndexMap {
   /// threads touch consecutive elements) rather than adjacent.
   bool Strided = false;
   long Tile = 1;
+  /// Block: values of the index per block when split across blocks (a
+  /// multiple of Threads), 0 when one block runs the whole reduction.
+  long Chunk = 0;
 
   /// Outputs of one block along this index (Grid).
   long blockTile() const { return Threads * Ilp; }
@@ -57,6 +65,10 @@ struct Schedule {
   std::vector<IndexMap> Maps;
   /// Positions in Statement::Reads of the reads staged in shared memory.
   std::vector<unsigned> Prefetch;
+  /// With staged reads in a tiled reduction: each tile's global loads are
+  /// issued into registers before the previous tile is computed, so their
+  /// latency overlaps that work ("pipelined" in the string).
+  bool Pipelined = false;
 
   const IndexMap *find(unsigned Index) const;
   const IndexMap *tiledReduction() const;
