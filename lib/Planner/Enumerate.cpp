@@ -224,7 +224,8 @@ void enumerateFamily(const Kernel &K, const Statement &S,
         // tile's loads overlapping this tile's work.
         if (Mask == All && P.registerOutputs() >= 16) {
           P.Pipelined = true;
-          Out.push_back(P);
+          if (validateSchedule(P, K, S).empty())
+            Out.push_back(P);
         }
       }
     }
