@@ -663,14 +663,13 @@ bool Lowering::fitsIn32Bits() const {
     if (std::labs(Value) >= Limit)
       return false;
   // Every index of the statement.
-  isl::set D = S.Domain.intersect_params(
-      isl::manage(isl_set_params(isl_set_from_params(K.Context.copy()))));
+  isl::set Ctx = isl::manage(isl_set_params(isl_set_from_params(K.Context.copy())));
+  isl::set D = S.Domain.intersect_params(Ctx);
   for (unsigned I = 0; I < S.Indices.size(); ++I)
     if (!Small(isl_set_dim_max_val(D.copy(), I)) ||
         !Small(isl_set_dim_min_val(D.copy(), I)))
       return false;
   // Every array's largest element offset: sum of (extent - 1) * stride.
-  isl::set Ctx = isl::manage(isl_set_params(isl_set_from_params(K.Context.copy())));
   auto Value = [&](const isl::aff &A) -> std::optional<long> {
     isl_pw_aff *P = isl_pw_aff_from_aff(isl_aff_align_params(
         A.copy(), isl_set_get_space(Ctx.get())));
@@ -1252,6 +1251,7 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
   long E = 1;
   for (long Sz : St.Box.Size)
     E *= Sz;
+  const long Count = St.Rounds; // ceil(E / NT)
 
   // Every stage's load is a scope of its own: the names are shared.
   while (LoadCoord.size() < N)
@@ -1321,7 +1321,6 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
   }
   if (Tid.empty())
     Tid = "0";
-  long Count = (E + NT - 1) / NT;
   const std::string &Step = LoadStep, &Pos = LoadPos;
   NodeList Body;
   auto Declare = [&](NodeList &L, const std::string &Name,

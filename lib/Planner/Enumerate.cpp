@@ -139,15 +139,16 @@ void enumerateFamily(const Kernel &K, const Statement &S,
     bool OnlyAllStaged; // no unstaged or partly staged variants
   };
   std::vector<RedChoice> RedChoices;
+  // Every reduction index sequential; the choices change the last one.
+  std::vector<IndexMap> AllSeq;
+  for (unsigned R : Red) {
+    IndexMap M;
+    M.Index = R;
+    AllSeq.push_back(M);
+  }
   if (Fam.ReductionOnX) {
     // Block-parallel along x, or split across x's blocks with each thread
     // taking a few values of its block's chunk.
-    std::vector<IndexMap> AllSeq;
-    for (unsigned R : Red) {
-      IndexMap M;
-      M.Index = R;
-      AllSeq.push_back(M);
-    }
     for (long T : {32, 64, 128, 256, 512})
       for (long PerThread : {0, 8, 32, 128}) {
         auto M = AllSeq;
@@ -158,12 +159,6 @@ void enumerateFamily(const Kernel &K, const Statement &S,
         RedChoices.push_back({M, false, false});
       }
   } else {
-    std::vector<IndexMap> AllSeq;
-    for (unsigned R : Red) {
-      IndexMap M;
-      M.Index = R;
-      AllSeq.push_back(M);
-    }
     RedChoices.push_back({AllSeq, Red.empty(), false});
     if (!Red.empty()) {
       // Tiles of 8 with every staging choice; longer tiles staging all.
