@@ -368,6 +368,13 @@ void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
         if (It == Arrays.end())
           throw Error("launch of " + quote(DK.Name) + ": no buffer for array " +
                       quote(KP.Name));
+        for (const auto &[Name, Bytes] : DK.Aligned)
+          if (Name == KP.Name && It->second % Bytes != 0)
+            throw Error("launch of " + quote(DK.Name) + ": array " +
+                        quote(KP.Name) + " is not " + std::to_string(Bytes) +
+                        "-byte aligned, and the tuned variant reads it in " +
+                        std::to_string(Bytes) +
+                        "-byte vectors (memory from cuMemAlloc always is)");
         Put(static_cast<CUdeviceptr>(It->second));
         break;
       }

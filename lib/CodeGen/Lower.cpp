@@ -101,7 +101,7 @@ enum class Piece { Init, Update, Write, Compute };
 
 /// One read staged in shared memory.
 struct Stage {
-  unsigned Read;
+  unsigned Read = 0;
   std::string Buf;
   FootprintBox Box;
   isl::set Footprint; // { A[x] } per block and tile
@@ -109,17 +109,24 @@ struct Stage {
   /// (slowest first), with extents Padded.
   std::vector<unsigned> Order;
   std::vector<long> Padded;
-  unsigned ContiguousDim;
+  unsigned ContiguousDim = 0;
   /// Elements a thread reads side by side from the innermost dimension
   /// (its register tile there), 1 if none; the rows are aligned to that.
   long Vector = 1;
   /// Pipelined: the registers holding a thread's part of the next tile.
   std::string Next;
-  long Rounds = 1; // cooperative load rounds: elements per thread
+  long Rounds = 1; // cooperative load rounds: vectors per thread
+  /// Elements the cooperative load reads as one vector along the
+  /// contiguous dimension (1: one at a time); see Lowering::loadVector.
+  long LoadVector = 1;
+  /// Double-buffered: the leading subscript, the reduction tile's parity.
+  std::string Parity;
 
   /// The buffer's element at box coordinates \p Box.
   std::string element(const std::vector<std::string> &Box) const {
     std::string T = Buf;
+    if (!Parity.empty())
+      T += "[" + Parity + "]";
     for (unsigned D : Order)
       T += "[" + Box[D] + "]";
     return Box.empty() ? T + "[0]" : T;
@@ -165,6 +172,14 @@ private:
   bool buildDomains(std::string &Error);
   bool buildStages(std::string &Error);
   void layOut(Stage &St, const Access &Acc, long ElemBytes) const;
+  long loadVector(const Stage &St, const Argument &A) const;
+  /// Pipelined over reduction tiles with no uniform loop around them:
+  /// two buffers per stage, the tile's parity choosing one, so that a
+  /// tile's store cannot overwrite what the previous tile still reads and
+  /// one barrier per tile is enough.
+  bool doubleBuffered() const {
+    return Sch.Pipelined && Tiled && SeqOutputs.empty();
+  }
   void buildStrides();
   bool fitsIn32Bits() const;
   void boundBlocks();
@@ -258,7 +273,7 @@ private:
 
   std::vector<Instance> Instances;
   /// Names in the cooperative loads: position, round, box coordinates.
-  std::string LoadPos, LoadStep;
+  std::string LoadPos, LoadStep, LoadVec;
   std::vector<std::string> LoadCoord;
   /// Pipelined: the tile a fetch loads (the reduction tile's parameter
   /// renamed, bound to the uniform loop's tile + 1).
@@ -630,19 +645,87 @@ bool Lowering::buildStages(std::string &Error) {
               " has no fixed size per block; it cannot be prefetched";
       return false;
     }
-    Stage St{R, fresh(A.Name + "_sh"), *Box, F, {}, {}, 0};
+    Stage St;
+    St.Read = R;
+    St.Buf = fresh(A.Name + "_sh");
+    St.Box = *Box;
+    St.Footprint = F;
     // Loads are coalesced along the array's contiguous dimension.
     St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
     layOut(St, Acc, dtypeSize(A.Type));
+    St.LoadVector = loadVector(St, A);
     long E = 1, NT = Sch.totalThreads();
     for (long Sz : St.Box.Size)
       E *= Sz;
-    St.Rounds = (E + NT - 1) / NT;
+    long Vectors = E / St.LoadVector;
+    St.Rounds = (Vectors + NT - 1) / NT;
     if (Sch.Pipelined)
       St.Next = fresh(A.Name + "_next");
+    if (doubleBuffered())
+      St.Parity = "(" + TileParam + " & 1)";
     Stages.push_back(std::move(St));
   }
   return true;
+}
+
+/// The cooperative load of a stage reads 16 bytes at once where that is
+/// safe for every block and tile: the element type is f32 or f64, rows of
+/// the array lie a whole number of vectors apart (a fixed extent of the
+/// contiguous dimension, a multiple of the vector), the box starts on a
+/// vector boundary, and isl proves that the footprint is made of whole
+/// aligned vectors -- so that the guard of a vector's first element
+/// decides all of it. Base pointers must be 16-byte aligned (the kernel's
+/// metadata says so; cuMemAlloc always is).
+long Lowering::loadVector(const Stage &St, const Argument &A) const {
+  if ((A.Type != DType::F32 && A.Type != DType::F64) ||
+      A.Order == Layout::Strided || St.Box.Size.empty())
+    return 1;
+  const long V = 16 / dtypeSize(A.Type);
+  const unsigned C = St.ContiguousDim;
+  if (St.Box.Size[C] % V != 0)
+    return 1;
+  isl_ctx *X = isl_set_get_ctx(Context.get());
+  // A multiple of V everywhere in the context: the extent, the box offset.
+  auto MultipleOfV = [&](isl_aff *Aff) {
+    isl_pw_aff *P = isl_pw_aff_from_aff(isl_aff_align_params(
+        Aff, isl_set_get_space(Context.get())));
+    P = isl_pw_aff_intersect_params(P, Context.copy());
+    P = isl_pw_aff_mod_val(P, isl_val_int_from_si(X, V));
+    isl_set *Off = isl_pw_aff_non_zero_set(P);
+    bool R = isl_set_is_empty(Off) == isl_bool_true;
+    isl_set_free(Off);
+    return R;
+  };
+  if (!MultipleOfV(A.Shape[C].copy()) ||
+      !MultipleOfV(isl_multi_aff_get_at(St.Box.Offset.get(), C)))
+    return 1;
+  // { A[x] -> A[y] : y in x's aligned vector }
+  unsigned N = St.Box.Size.size();
+  std::string Xs, Ys, Same;
+  for (unsigned D = 0; D < N; ++D) {
+    std::string XD = "x" + std::to_string(D), YD = "y" + std::to_string(D);
+    Xs += (D ? ", " : "") + XD;
+    Ys += (D ? ", " : "") + YD;
+    Same += (D ? " and " : "") +
+            (D == C ? "floor(" + XD + "/" + std::to_string(V) + ") = floor(" +
+                          YD + "/" + std::to_string(V) + ")"
+                    : XD + " = " + YD);
+  }
+  std::string Name = isl_set_get_tuple_name(St.Footprint.get());
+  isl_map *InVector = isl_map_read_from_str(
+      X, ("{ " + Name + "[" + Xs + "] -> " + Name + "[" + Ys + "] : " + Same +
+          " }")
+             .c_str());
+  isl_set *Foot = isl_set_intersect_params(St.Footprint.copy(),
+                                           isl_set_copy(Context.get()));
+  InVector = isl_map_align_params(InVector, isl_set_get_space(Foot));
+  // Footprint elements that share a vector with an element outside.
+  isl_set *Outside = isl_set_complement(isl_set_copy(Foot));
+  isl_set *Torn = isl_set_intersect(
+      Foot, isl_set_apply(Outside, isl_map_reverse(InVector)));
+  bool Whole = isl_set_is_empty(Torn) == isl_bool_true;
+  isl_set_free(Torn);
+  return Whole ? V : 1;
 }
 
 bool Lowering::fitsIn32Bits() const {
@@ -1235,12 +1318,16 @@ NodeList Lowering::threadCode(Piece P, const isl::set &Uniform) {
 NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
                             LoadPart Part) {
   // The box is walked linearly, its contiguous dimension fastest: thread
-  // tid loads positions p = tid, tid + NT, ... of the E elements, so that
-  // consecutive threads read consecutive addresses. Position p has box
-  // coordinates r (p's mixed-radix digits); the element is Offset + r,
-  // loaded where it lies in the footprint. isl gives the guard and the
-  // subscripts, with the coordinates r as parameters.
+  // tid loads positions p = tid, tid + NT, ... of the E / V vectors of V
+  // elements (V = 1 unless loadVector allows more), so that consecutive
+  // threads read consecutive addresses. Position p has box coordinates r
+  // (p's mixed-radix digits, the contiguous one times V); the vector
+  // starts at element Offset + r and is loaded where that element lies in
+  // the footprint. isl gives the guard and the subscripts, with the
+  // coordinates r as parameters.
   long NT = Sch.totalThreads();
+  const long V = St.LoadVector;
+  const unsigned CD = St.ContiguousDim;
   unsigned N = St.Box.Size.size();
   std::vector<unsigned> Order; // slowest first
   for (unsigned D = 0; D < N; ++D)
@@ -1251,7 +1338,8 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
   long E = 1;
   for (long Sz : St.Box.Size)
     E *= Sz;
-  const long Count = St.Rounds; // ceil(E / NT)
+  const long Vectors = E / V;
+  const long Count = St.Rounds; // ceil(Vectors / NT)
 
   // Every stage's load is a scope of its own: the names are shared.
   while (LoadCoord.size() < N)
@@ -1260,6 +1348,8 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
     LoadPos = fresh("p");
     LoadStep = fresh("s");
   }
+  if (V > 1 && LoadVec.empty())
+    LoadVec = fresh("v");
   const std::vector<std::string> &Coord = LoadCoord;
   isl_set *C = isl_set_intersect_params(Context.copy(), Uniform.copy());
   // A fetch computes the tile NextTile, which the caller binds.
@@ -1284,6 +1374,16 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
     BoxCtx = addConstraint(BoxCtx, {{isl_dim_param, NP + D, 1}}, 0, false);
     BoxCtx = addConstraint(BoxCtx, {{isl_dim_param, NP + D, -1}},
                            St.Box.Size[D] - 1, false);
+  }
+  if (V > 1) {
+    // The contiguous coordinate is a multiple of V.
+    std::string R = Coord[CD];
+    isl_set *M = isl_set_read_from_str(
+        BoxCtx.ctx().get(),
+        ("[" + R + "] -> { : " + R + " mod " + std::to_string(V) + " = 0 }")
+            .c_str());
+    BoxCtx = BoxCtx.intersect(
+        isl::manage(isl_set_align_params(M, BoxCtx.get_space().release())));
   }
   // { [] -> A[Offset + r] } on the extended parameters.
   isl_multi_aff *Elem =
@@ -1339,44 +1439,95 @@ NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
   long Radix = 1;
   for (int I = static_cast<int>(Order.size()) - 1; I >= 0; --I) {
     unsigned D = Order[I];
+    long Digits = D == CD ? St.Box.Size[D] / V : St.Box.Size[D];
     std::string Digit = Radix == 1 ? Pos : Pos + " / " + std::to_string(Radix);
     if (I > 0)
       Digit = (Radix == 1 ? Digit : "(" + Digit + ")") + " % " +
-              std::to_string(St.Box.Size[D]);
+              std::to_string(Digits);
+    if (D == CD && V > 1)
+      Digit = std::to_string(V) + " * " +
+              (Digit == Pos ? Digit : "(" + Digit + ")");
     Declare(Copy, Coord[D], Digit);
-    Radix *= St.Box.Size[D];
+    Radix *= Digits;
   }
-  std::string Target =
-      St.element(std::vector<std::string>(Coord.begin(), Coord.begin() + N));
+  // Element J of the vector: in shared memory, in the registers.
+  auto Target = [&](long J) {
+    std::vector<std::string> R(Coord.begin(), Coord.begin() + N);
+    if (J)
+      R[CD] += " + " + std::to_string(J);
+    return St.element(R);
+  };
+  auto Reg = [&](long J) {
+    std::string I = Count > 1 ? (V > 1 ? std::to_string(V) + " * " : "") + Step
+                              : "";
+    if (J || I.empty())
+      I += (I.empty() ? "" : " + ") + std::to_string(J);
+    return St.Next + "[" + I + "]";
+  };
+  DType T = K.Args[S.Reads[St.Read].Arg].Type;
   std::string Source = globalElement(S.Reads[St.Read].Arg, Sub);
-  std::string Reg = St.Next + "[" + (Count > 1 ? Step : "0") + "]";
-  auto Line = std::make_unique<Node>(Node::Kind::Line);
+  auto Line = [](const std::string &Text) {
+    auto L = std::make_unique<Node>(Node::Kind::Line);
+    L->Text = Text;
+    return L;
+  };
+  // Each element of the vector (just Source where V is 1) into Dest(J).
+  auto Load = [&](NodeList &L, const std::function<std::string(long)> &Dest) {
+    if (V == 1) {
+      L.push_back(Line(Dest(0) + " = " + Source + ";"));
+      return;
+    }
+    auto VL = std::make_unique<Node>(Node::Kind::VectorLoad);
+    VL->Iter = LoadVec;
+    VL->Init = Source;
+    VL->Count = V;
+    VL->Type = T;
+    L.push_back(std::move(VL));
+    for (long J = 0; J < V; ++J)
+      L.push_back(Line(Dest(J) + " = " + LoadVec + "." + "xyzw"[J] + ";"));
+  };
+  NodeList Lines;
   if (Part == LoadPart::Whole) {
-    Line->Text = Target + " = " + Source + ";";
+    Load(Lines, Target);
   } else if (Part == LoadPart::Store) {
     // Elements outside the footprint are never read: no guard.
-    Line->Text = Target + " = " + Reg + ";";
+    for (long J = 0; J < V; ++J)
+      Lines.push_back(Line(Target(J) + " = " + Reg(J) + ";"));
+    Guard.clear();
+  } else if (V == 1) {
+    Lines.push_back(Line(
+        Reg(0) + " = " +
+        (Guard.empty() ? Source
+                       : "(" + Guard + ") ? " + Source + " : " + zeroOf(T)) +
+        ";"));
     Guard.clear();
   } else {
-    Line->Text = Reg + " = " +
-                 (Guard.empty() ? Source
-                                : "(" + Guard + ") ? " + Source + " : " +
-                                      zeroOf(K.Args[S.Reads[St.Read].Arg].Type)) +
-                 ";";
-    Guard.clear();
+    // Outside the footprint the registers hold zeros.
+    Load(Lines, Reg);
+    if (!Guard.empty()) {
+      auto G = std::make_unique<Node>(Node::Kind::If);
+      G->Cond = Guard;
+      G->Body = std::move(Lines);
+      for (long J = 0; J < V; ++J)
+        G->Else.push_back(Line(Reg(J) + " = " + zeroOf(T) + ";"));
+      Lines.clear();
+      Lines.push_back(std::move(G));
+      Guard.clear();
+    }
   }
   if (Guard.empty()) {
-    Copy.push_back(std::move(Line));
+    for (NodePtr &X : Lines)
+      Copy.push_back(std::move(X));
   } else {
     auto G = std::make_unique<Node>(Node::Kind::If);
     G->Cond = Guard;
-    G->Body.push_back(std::move(Line));
+    G->Body = std::move(Lines);
     Copy.push_back(std::move(G));
   }
-  if (E % NT != 0) {
+  if (Vectors % NT != 0) {
     // The last round covers fewer positions than there are threads.
     auto G = std::make_unique<Node>(Node::Kind::If);
-    G->Cond = Pos + " < " + std::to_string(E);
+    G->Cond = Pos + " < " + std::to_string(Vectors);
     G->Body = std::move(Copy);
     Body.push_back(std::move(G));
   } else {
@@ -1459,8 +1610,9 @@ NodeList Lowering::uniformBody(const isl::set &Uniform) {
   if (!Stages.empty() && !Sch.Pipelined)
     Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
   Append(threadCode(Accs.empty() ? Piece::Compute : Piece::Update, Uniform));
-  // The next tile (or iteration) overwrites the buffers.
-  if (!Stages.empty() && (Tiled || !SeqOutputs.empty()))
+  // The next tile (or iteration) overwrites the buffers; with two of
+  // them, it writes the one whose readers all passed the last barrier.
+  if (!Stages.empty() && (Tiled || !SeqOutputs.empty()) && !doubleBuffered())
     Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
   return Out;
 }
@@ -1542,7 +1694,7 @@ std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
       P *= St.Padded[D];
     }
     F.StageElements.push_back(N);
-    F.SharedBytes += P;
+    F.SharedBytes += St.Parity.empty() ? P : 2 * P;
   }
   if (BlockRed)
     for (const Accumulator &A : Accs)
@@ -1596,14 +1748,24 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
   for (const Stage &St : Stages) {
     DType T = K.Args[S.Reads[St.Read].Arg].Type;
     if (!St.Next.empty())
-      DK.Registers.push_back({St.Next, T, {St.Rounds},
+      DK.Registers.push_back({St.Next, T, {St.Rounds * St.LoadVector},
                               "this thread's part of the next tile of " +
                                   S.Reads[St.Read].Spelling});
     std::string What = "footprint of " + S.Reads[St.Read].Spelling;
     if (St.Order.size() > 1 && St.Order.back() != St.Order.size() - 1)
       What += ", transposed";
-    DK.Shared.push_back({St.Buf, T, St.Padded, What,
+    std::vector<long> Dims = St.Padded;
+    if (!St.Parity.empty()) {
+      Dims.insert(Dims.begin(), 2);
+      What += ", two tiles";
+    }
+    DK.Shared.push_back({St.Buf, T, Dims, What,
                          St.Vector > 1 ? St.Vector * dtypeSize(T) : 0});
+    const std::string &Arr = K.Args[S.Reads[St.Read].Arg].Name;
+    if (St.LoadVector > 1 &&
+        std::none_of(DK.Aligned.begin(), DK.Aligned.end(),
+                     [&](const auto &X) { return X.first == Arr; }))
+      DK.Aligned.push_back({Arr, St.LoadVector * dtypeSize(T)});
   }
   if (BlockRed)
     for (const Accumulator &A : Accs)

@@ -30,6 +30,9 @@ struct Spelling {
   /// Warps exchange registers (__shfl_down_sync): block reductions along x
   /// combine within each warp without shared memory or barriers.
   bool WarpShuffle;
+  /// Vector loads go through vloadN (OpenCL) rather than a cast of the
+  /// element's address to a pointer to the vector type (CUDA).
+  bool VectorBuiltin;
 };
 
 const Spelling CudaSpelling = {
@@ -55,7 +58,7 @@ const Spelling CudaSpelling = {
     "static __device__ __forceinline__ void loopy_atomic_add(idx *p, idx v) {\n"
     "  atomicAdd((unsigned long long *)p, (unsigned long long)v);\n"
     "}\n",
-    true, true};
+    true, true, false};
 
 const Spelling OpenCLSpelling = {
     "__kernel void",
@@ -96,7 +99,7 @@ const Spelling OpenCLSpelling = {
     "loopy_atomic_add(volatile __global int *p, int v) { atomic_add(p, v); }\n"
     "static inline void __attribute__((overloadable))\n"
     "loopy_atomic_add(volatile __global long *p, long v) { atom_add(p, v); }\n",
-    false, false};
+    false, false, true};
 
 
 class Printer {
@@ -245,6 +248,16 @@ void Printer::node(const Node &N) {
   case Node::Kind::BlockReduce:
     blockReduce(N);
     return;
+  case Node::Kind::VectorLoad: {
+    std::string V = std::string(cTypeName(N.Type)) + std::to_string(N.Count);
+    indent();
+    OS << "const " << V << " " << N.Iter << " = ";
+    if (Sp.VectorBuiltin)
+      OS << "vload" << N.Count << "(0, &" << N.Init << ");\n";
+    else
+      OS << "*reinterpret_cast<const " << V << " *>(&" << N.Init << ");\n";
+    return;
+  }
   }
 }
 

@@ -81,7 +81,12 @@ static std::string programJson(const device::DeviceProgram &P,
        << ",\n      \"grid_isl\": [";
     for (int D = 0; D < 3; ++D)
       OS << (D ? ", " : "") << jsonString(K.GridIsl[D]);
-    OS << "],\n      \"shared_bytes\": " << K.sharedBytes() << "\n    }";
+    OS << "],\n      \"shared_bytes\": " << K.sharedBytes()
+       << ",\n      \"aligned_arrays\": {";
+    for (size_t A = 0; A < K.Aligned.size(); ++A)
+      OS << (A ? ", " : "") << jsonString(K.Aligned[A].first) << ": "
+         << K.Aligned[A].second;
+    OS << "}\n    }";
   }
   OS << "\n  ]\n}\n";
   return OS.str();

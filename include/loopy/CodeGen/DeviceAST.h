@@ -38,6 +38,7 @@ struct Node {
     Barrier,     // all threads of the block
     Comment,     // Text
     BlockReduce, // combine Buffer over the thread axis Ax (see below)
+    VectorLoad,  // const TypeCount Iter = the Count elements from Init on
   };
   Kind K;
   std::string Iter, Init, Cond, Step, Text;
@@ -51,6 +52,10 @@ struct Node {
   Axis Ax = Axis::X;
   long ReduceThreads = 1;
   long Count = 1;
+  /// VectorLoad: the element type; Init is the first element (an lvalue
+  /// in global memory, aligned to Count elements), and the lines after
+  /// it read the components Iter.x, Iter.y, ...
+  DType Type = DType::F32;
 
   explicit Node(Kind K) : K(K) {}
 };
@@ -108,6 +113,9 @@ struct DeviceKernel {
   bool Index32 = false;
   /// The body calls loopy_atomic_add (the prelude defines it).
   bool Atomics = false;
+  /// Arrays the kernel reads as vectors, with the alignment in bytes their
+  /// base pointers need (memory from cuMemAlloc always has it).
+  std::vector<std::pair<std::string, long>> Aligned;
   long sharedBytes() const;
 };
 
