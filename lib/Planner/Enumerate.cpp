@@ -246,6 +246,9 @@ static std::string figuresKey(const Schedule &Sch) {
   Key += "r" + std::to_string(Sch.registerOutputs()) + " p";
   for (unsigned P : Sch.Prefetch)
     Key += std::to_string(P) + ",";
+  // Pipelined stages may be double-buffered: twice the shared memory.
+  if (Sch.Pipelined)
+    Key += " pipelined";
   return Key;
 }
 
