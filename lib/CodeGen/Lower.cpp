@@ -147,8 +147,10 @@ struct Instance {
 
 class Lowering {
 public:
-  Lowering(const Kernel &K, const Statement &S, const Schedule &Sch)
-      : K(K), S(S), Sch(Sch), Ctx(K.Domain.ctx()) {}
+  Lowering(const Kernel &K, const Statement &S, const Schedule &Sch,
+           LoopNestCache *Cache = nullptr)
+      : K(K), S(S), Sch(Sch), Ctx(K.Domain.ctx()),
+        Nests(Cache ? Cache : &OwnNests) {}
 
   std::optional<DeviceKernel> run(std::string &Error);
   std::optional<LoweringFigures> figures(std::string &Error);
@@ -186,15 +188,24 @@ private:
   void computeGrid(std::string *Isl, std::string *C, std::string *LaunchIf);
 
   // AST generation.
-  NodeList generate(isl::union_map Schedule,
+  /// The per-thread loop nest of piece tuple \p Tuple under \p Schedule
+  /// { Tuple[...] -> [...] }, with its statements' text.
+  NodeList generate(isl::map Schedule, const std::string &Tuple,
                     const std::vector<std::string> &Iterators,
                     const std::vector<bool> &Unroll, isl::set ExtraContext);
+  /// isl's nest for \p Schedule in \p Context, from the cache or generated
+  /// into it.
+  const LoopNestCache::Nest &nest(isl::union_map Schedule, isl::set Context,
+                                  const std::vector<std::string> &Iterators,
+                                  const std::vector<bool> &Unroll);
   /// isl's AST as device nodes; \p User expands user nodes.
   NodeList convert(isl_ast_node *N,
                    const std::function<NodeList(isl_ast_node *)> &User);
-  NodeList instanceNodes(isl_ast_node *N);
+  NodeList instanceNodes(isl_ast_node *N, size_t First);
   static isl_ast_node *atEachDomain(isl_ast_node *Node, isl_ast_build *Build,
                                     void *User);
+  /// Text and guard of the instance of piece \p Tuple at \p Build.
+  Instance instanceAt(isl_ast_build *Build, const std::string &Tuple);
   Instance instanceText(isl_ast_build *Build, const std::string &Tuple,
                         isl::pw_multi_aff Iter);
 
@@ -242,6 +253,8 @@ private:
   const Statement &S;
   const Schedule &Sch;
   isl::ctx Ctx;
+  LoopNestCache OwnNests; // where the caller keeps none
+  LoopNestCache *Nests;
   std::set<std::string> Taken;
 
   std::string BlockId[3], ThreadId[3];
@@ -1051,17 +1064,28 @@ Instance Lowering::instanceText(isl_ast_build *Build, const std::string &Tuple,
 
 isl_ast_node *Lowering::atEachDomain(isl_ast_node *Node, isl_ast_build *Build,
                                      void *User) {
-  auto *L = static_cast<Lowering *>(User);
-  isl_union_map *Sched = isl_ast_build_get_schedule(Build);
-  isl_map *M = isl_map_from_union_map(Sched);
-  std::string Tuple = isl_map_get_tuple_name(M, isl_dim_in);
+  // The statements are printed later, from the build kept here, by every
+  // lowering that finds the nest in the cache.
+  auto *Builds = static_cast<std::vector<isl::ast_build> *>(User);
+  Builds->push_back(isl::manage(isl_ast_build_copy(Build)));
+  isl_id *Id = isl_id_alloc(isl_ast_node_get_ctx(Node),
+                            ("I" + std::to_string(Builds->size() - 1)).c_str(),
+                            nullptr);
+  return isl_ast_node_set_annotation(Node, Id);
+}
+
+Instance Lowering::instanceAt(isl_ast_build *Build, const std::string &Tuple) {
+  // The nest runs over a tuple of a neutral name; the instance is one of
+  // piece Tuple.
+  isl_map *M = isl_map_from_union_map(isl_ast_build_get_schedule(Build));
+  M = isl_map_set_tuple_name(M, isl_dim_in, Tuple.c_str());
   isl::pw_multi_aff Iter =
       isl::manage(isl_pw_multi_aff_from_map(isl_map_reverse(M)));
-  L->Instances.push_back(L->instanceText(Build, Tuple, Iter));
+  Instance I = instanceText(Build, Tuple, Iter);
   // Register tiles are unrolled over whole boxes; each instance is guarded
   // by membership of the statement's real domain.
-  auto G = L->Guards.find(Tuple);
-  if (G != L->Guards.end()) {
+  auto G = Guards.find(Tuple);
+  if (G != Guards.end()) {
     isl_set *OnSchedule =
         isl_set_preimage_pw_multi_aff(G->second.copy(), Iter.copy());
     isl_ast_expr *E = isl_ast_build_expr_from_set(Build, OnSchedule);
@@ -1072,20 +1096,23 @@ isl_ast_node *Lowering::atEachDomain(isl_ast_node *Node, isl_ast_build *Build,
       isl_val_free(V);
     }
     if (!True)
-      L->Instances.back().Guard = printAstExpr(E);
+      I.Guard = printAstExpr(E);
     isl_ast_expr_free(E);
   }
-  isl_id *Id = isl_id_alloc(isl_ast_node_get_ctx(Node),
-                            ("I" + std::to_string(L->Instances.size() - 1)).c_str(),
-                            nullptr);
-  return isl_ast_node_set_annotation(Node, Id);
+  return I;
 }
 
-NodeList Lowering::instanceNodes(isl_ast_node *N) {
-  NodeList Out;
-    isl_id *Id = isl_ast_node_get_annotation(N);
-  unsigned Idx = std::stoul(std::string(isl_id_get_name(Id)).substr(1));
+/// The position in its nest's builds of the instance at user node \p N.
+static size_t instancePos(isl_ast_node *N) {
+  isl_id *Id = isl_ast_node_get_annotation(N);
+  size_t Pos = std::stoul(std::string(isl_id_get_name(Id)).substr(1));
   isl_id_free(Id);
+  return Pos;
+}
+
+NodeList Lowering::instanceNodes(isl_ast_node *N, size_t First) {
+  NodeList Out;
+  size_t Idx = First + instancePos(N);
   NodeList Lines;
   for (const std::string &L : Instances[Idx].Lines) {
     auto X = std::make_unique<Node>(Node::Kind::Line);
@@ -1183,12 +1210,25 @@ NodeList Lowering::convert(
   return Out;
 }
 
-NodeList Lowering::generate(isl::union_map Schedule,
-                            const std::vector<std::string> &Iterators,
-                            const std::vector<bool> &Unroll,
-                            isl::set ExtraContext) {
-  isl_set *C = isl_set_intersect_params(Context.copy(), ExtraContext.release());
-  isl_ast_build *B = isl_ast_build_from_context(C);
+const LoopNestCache::Nest &
+Lowering::nest(isl::union_map Schedule, isl::set Context,
+               const std::vector<std::string> &Iterators,
+               const std::vector<bool> &Unroll) {
+  // What isl's result depends on: the schedule, the context and the
+  // options (the iterator names and the dimensions to unroll).
+  auto Text = [](char *Str) {
+    std::string T = Str ? Str : "";
+    free(Str);
+    return T;
+  };
+  std::string Key = Text(isl_union_map_to_str(Schedule.get())) + " | " +
+                    Text(isl_set_to_str(Context.get())) + " |";
+  for (size_t D = 0; D < Iterators.size(); ++D)
+    Key += " " + Iterators[D] + (Unroll[D] ? "!" : "");
+  if (const LoopNestCache::Nest *N = Nests->find(Key))
+    return *N;
+
+  isl_ast_build *B = isl_ast_build_from_context(Context.release());
   isl_id_list *Ids = isl_id_list_alloc(Ctx.get(), Iterators.size());
   for (const std::string &N : Iterators)
     Ids = isl_id_list_add(Ids, isl_id_alloc(Ctx.get(), N.c_str(), nullptr));
@@ -1205,13 +1245,49 @@ NodeList Lowering::generate(isl::union_map Schedule,
     Opt = isl_union_map_add_map(Opt, M);
   }
   B = isl_ast_build_set_options(B, Opt);
-  B = isl_ast_build_set_at_each_domain(B, atEachDomain, this);
-  isl_ast_node *Tree = isl_ast_build_node_from_schedule_map(B, Schedule.release());
+  LoopNestCache::Nest N;
+  B = isl_ast_build_set_at_each_domain(B, atEachDomain, &N.Builds);
+  N.Tree = isl::manage(
+      isl_ast_build_node_from_schedule_map(B, Schedule.release()));
   isl_ast_build_free(B);
+  return Nests->insert(Key, std::move(N));
+}
+
+NodeList Lowering::generate(isl::map Schedule, const std::string &Tuple,
+                            const std::vector<std::string> &Iterators,
+                            const std::vector<bool> &Unroll,
+                            isl::set ExtraContext) {
+  // Pieces over the same domain differ only in their tuple's name, which
+  // isl's loops do not depend on: one name lets them share a nest.
+  Schedule = isl::manage(
+      isl_map_set_tuple_name(Schedule.release(), isl_dim_in, "thread"));
+  // The iterators of uniform loops the piece does not run in (Init and
+  // Write are outside the reduction tiles) tell isl nothing about its
+  // loops; without them, variants that differ only there share the nest.
+  isl::set C = Context.intersect_params(ExtraContext);
+  std::vector<std::string> Uniform = SeqParams;
+  if (Tiled)
+    Uniform.push_back(TileParam);
+  for (const std::string &P : Uniform) {
+    int Pos = isl_map_find_dim_by_name(Schedule.get(), isl_dim_param, P.c_str());
+    if (Pos >= 0 && isl_map_involves_dims(Schedule.get(), isl_dim_param, Pos,
+                                          1) != isl_bool_false)
+      continue;
+    int CP = isl_set_find_dim_by_name(C.get(), isl_dim_param, P.c_str());
+    if (CP >= 0)
+      C = isl::manage(isl_set_project_out(C.release(), isl_dim_param, CP, 1));
+  }
+  const LoopNestCache::Nest &N =
+      nest(isl::manage(isl_union_map_from_map(Schedule.release())), C,
+           Iterators, Unroll);
+  size_t First = Instances.size();
+  for (const isl::ast_build &B : N.Builds)
+    Instances.push_back(instanceAt(B.get(), Tuple));
   NodeList L;
-  if (Tree)
-    L = convert(Tree, [this](isl_ast_node *U) { return instanceNodes(U); });
-  isl_ast_node_free(Tree);
+  if (!N.Tree.is_null())
+    L = convert(N.Tree.get(), [this, First](isl_ast_node *U) {
+      return instanceNodes(U, First);
+    });
   return L;
 }
 
@@ -1311,8 +1387,7 @@ NodeList Lowering::threadCode(Piece P, const isl::set &Uniform) {
     Iters.push_back(fresh("c"));
     Unroll.push_back(false);
   }
-  return generate(isl::manage(isl_union_map_from_map(M.release())), Iters,
-                  Unroll, Uniform);
+  return generate(M, T, Iters, Unroll, Uniform);
 }
 
 NodeList Lowering::loadCode(const Stage &St, const isl::set &Uniform,
@@ -1851,9 +1926,11 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
       Iters.push_back(fresh("part"));
       NextTile = fresh(K.IndexNames[Tiled->Index] + "_next");
     }
-    // Parameters the uniform loops do not involve only slow isl down.
+    // Parameters the uniform loops do not involve only slow isl down. The
+    // domains repeat the context's bounds on the block ids (and the sizes
+    // fixed with -D): without them, the loops involve neither.
     isl_set *UC = eliminateParams(Context, Threads).release();
-    Sched = isl_union_map_intersect_params(Sched, isl_set_copy(UC));
+    Sched = isl_union_map_gist_params(Sched, isl_set_copy(UC));
     for (int P = isl_union_map_dim(Sched, isl_dim_param) - 1; P >= 0; --P) {
       if (isl_union_map_involves_dims(Sched, isl_dim_param, P, 1) != isl_bool_false)
         continue;
@@ -1864,46 +1941,22 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
         UC = isl_set_project_out(UC, isl_dim_param, CP, 1);
       Sched = isl_union_map_project_out(Sched, isl_dim_param, P, 1);
     }
-    isl_ast_build *B = isl_ast_build_from_context(UC);
-    isl_id_list *Ids = isl_id_list_alloc(Ctx.get(), Iters.size());
-    for (const std::string &N : Iters)
-      Ids = isl_id_list_add(Ids, isl_id_alloc(Ctx.get(), N.c_str(), nullptr));
-    B = isl_ast_build_set_iterators(B, Ids);
-    // Record which placeholder every uniform instance is; the thread code
-    // takes the uniform iterators as parameters, so it needs nothing else.
-    struct UInst {
-      std::string Tuple;
-    };
-    std::vector<UInst> UInsts;
-    struct Cb {
-      std::vector<UInst> *Out;
-      Lowering *L;
-      unsigned NO;
-    } CbData{&UInsts, this, NO};
-    B = isl_ast_build_set_at_each_domain(
-        B,
-        [](isl_ast_node *Node, isl_ast_build *Build, void *User) {
-          auto *D = static_cast<Cb *>(User);
-          isl_map *M = isl_map_from_union_map(isl_ast_build_get_schedule(Build));
-          std::string Tuple = isl_map_get_tuple_name(M, isl_dim_in);
-          isl_map_free(M);
-          D->Out->push_back({Tuple});
-          isl_id *Id = isl_id_alloc(isl_ast_node_get_ctx(Node),
-                                    ("U" + std::to_string(D->Out->size() - 1)).c_str(),
-                                    nullptr);
-          return isl_ast_node_set_annotation(Node, Id);
-        },
-        &CbData);
-    isl_ast_node *Tree = isl_ast_build_node_from_schedule_map(B, Sched);
-    isl_ast_build_free(B);
+    const LoopNestCache::Nest &UN =
+        nest(isl::manage(Sched), isl::manage(UC), Iters,
+             std::vector<bool>(Iters.size(), false));
+    // Which placeholder every uniform instance is; the thread code takes
+    // the uniform iterators as parameters, so it needs nothing else.
+    std::vector<std::string> UTuples;
+    for (const isl::ast_build &B : UN.Builds) {
+      isl_map *M = isl_map_from_union_map(isl_ast_build_get_schedule(B.get()));
+      UTuples.push_back(isl_map_get_tuple_name(M, isl_dim_in));
+      isl_map_free(M);
+    }
     // Convert, expanding uniform user nodes into their thread code.
     isl::set UniformCtx = eliminateParams(Ext, Threads).params();
     std::function<NodeList(isl_ast_node *)> Conv = [&](isl_ast_node *N) {
       if (isl_ast_node_get_type(N) == isl_ast_node_user) {
-        isl_id *Id = isl_ast_node_get_annotation(N);
-        unsigned Idx = std::stoul(std::string(isl_id_get_name(Id)).substr(1));
-        isl_id_free(Id);
-        const std::string &T = UInsts[Idx].Tuple;
+        const std::string &T = UTuples[instancePos(N)];
         if (T == "U_init")
           return threadCode(Piece::Init, UniformCtx);
         if (T == "U_write") {
@@ -1923,9 +1976,8 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
     };
     // Loops and guards convert as everywhere; uniform instances expand into
     // their thread code.
-    if (Tree)
-      DK.Body = convert(Tree, Conv);
-    isl_ast_node_free(Tree);
+    if (!UN.Tree.is_null())
+      DK.Body = convert(UN.Tree.get(), Conv);
   }
   // Without uniform loops, the block reduction and Write come last.
   if (!HasUniform && !Accs.empty()) {
@@ -1996,8 +2048,8 @@ DeviceKernel Lowering::initKernel(const DeviceKernel &Main) {
 
 std::optional<std::vector<DeviceKernel>>
 lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
-               std::string &Error) {
-  Lowering L(K, S, Sch);
+               std::string &Error, LoopNestCache *Cache) {
+  Lowering L(K, S, Sch, Cache);
   auto DK = L.run(Error);
   if (!DK)
     return std::nullopt;
@@ -2017,11 +2069,12 @@ std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
 
 std::optional<DeviceProgram> lowerKernel(const Kernel &K,
                                          const std::vector<Schedule> &Schedules,
-                                         std::string &Error) {
+                                         std::string &Error,
+                                         LoopNestCache *Cache) {
   DeviceProgram P;
   P.KernelName = K.Name;
   for (size_t I = 0; I < K.Stmts.size(); ++I) {
-    auto DKs = lowerStatement(K, K.Stmts[I], Schedules[I], Error);
+    auto DKs = lowerStatement(K, K.Stmts[I], Schedules[I], Error, Cache);
     if (!DKs)
       return std::nullopt;
     P.Schedule += (I ? " | " : "") + Schedules[I].str(K, K.Stmts[I]);

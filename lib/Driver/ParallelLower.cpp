@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -23,6 +24,22 @@ void runOnWorkers(unsigned Threads, const std::function<void()> &Work) {
     T.join();
 }
 
+/// Variants that map their outputs to blocks and threads alike share the
+/// per-thread loop nests of Init and Write, and with equal reduction tiles
+/// that of the body: the grid maps of every statement's schedule.
+static std::string tilingKey(const Variant &V) {
+  std::string Key;
+  for (const Schedule &Sch : V.Schedules) {
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Grid)
+        Key += std::to_string(M.Index) + ":" + std::to_string(int(M.Ax)) +
+               "/" + std::to_string(M.Threads) + "/" + std::to_string(M.Ilp) +
+               (M.Strided ? "s " : " ");
+    Key += "| ";
+  }
+  return Key;
+}
+
 std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
                                             size_t KernelIdx,
                                             const std::vector<Variant> &Vs,
@@ -35,6 +52,20 @@ std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
     Threads = std::max(1u, std::thread::hardware_concurrency());
   // Rebuilding the kernel costs about as much as lowering a few variants.
   Threads = std::min<size_t>(Threads, (Pick.size() + 3) / 4);
+  // A worker's cache serves only its own lowerings: each takes whole
+  // groups of variants of one tiling, so that their nests are generated
+  // once.
+  std::map<std::string, std::vector<size_t>> ByTiling;
+  for (size_t I = 0; I < Pick.size(); ++I)
+    ByTiling[tilingKey(Vs[Pick[I]])].push_back(I);
+  // Groups larger than a share of the work split, so that every worker
+  // gets some.
+  size_t Most = std::max<size_t>(1, Pick.size() / (4 * Threads));
+  std::vector<std::vector<size_t>> Groups;
+  for (auto &[Key, Members] : ByTiling)
+    for (size_t F = 0; F < Members.size(); F += Most)
+      Groups.emplace_back(Members.begin() + F,
+                          Members.begin() + std::min(F + Most, Members.size()));
   std::atomic<size_t> Next = 0;
   auto Work = [&] {
     IslContext Isl;
@@ -51,16 +82,22 @@ std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
     }
     if (Failure.empty() && (Diags.hasErrors() || KernelIdx >= Kernels.size()))
       Failure = "the kernel could not be rebuilt: " + Sink.str();
-    for (size_t I; (I = Next++) < Pick.size();) {
-      if (!Failure.empty()) {
-        Out[I].Error = Failure;
-        continue;
-      }
-      try {
-        Out[I].Program = lowerKernel(Kernels[KernelIdx],
-                                     Vs[Pick[I]].Schedules, Out[I].Error);
-      } catch (isl::exception &E) {
-        Out[I].Error = std::string("isl: ") + E.what();
+    // Variants of one kernel repeat many loop nests; the cache holds isl
+    // objects of this worker's context and goes before it.
+    LoopNestCache Nests;
+    for (size_t G; (G = Next++) < Groups.size();) {
+      for (size_t I : Groups[G]) {
+        if (!Failure.empty()) {
+          Out[I].Error = Failure;
+          continue;
+        }
+        try {
+          Out[I].Program = lowerKernel(Kernels[KernelIdx],
+                                       Vs[Pick[I]].Schedules, Out[I].Error,
+                                       &Nests);
+        } catch (isl::exception &E) {
+          Out[I].Error = std::string("isl: ") + E.what();
+        }
       }
     }
   };

@@ -15,10 +15,42 @@
 #include "loopy/IR/Kernel.h"
 #include "loopy/Planner/Schedule.h"
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loopy {
+
+/// The loop nests isl generated while lowering, kept by what isl was given:
+/// the schedule, the build's context and the iterator names (with the
+/// dimensions to unroll). The variants of one kernel repeat many of them:
+/// Init and Write run over the same domain, variants that differ only in
+/// what they stage repeat a register tile, and those that differ only in
+/// how threads split a block repeat the block-uniform loops. A nest keeps
+/// the build at each of its instances, from which each lowering prints its
+/// own statements. isl objects belong to one context: a cache serves the
+/// lowerings of one thread's kernels only, and goes before their context.
+class LoopNestCache {
+public:
+  /// One generated nest: isl's tree, whose user nodes are annotated with
+  /// their position in Builds, and the build at each instance.
+  struct Nest {
+    isl::ast_node Tree;
+    std::vector<isl::ast_build> Builds;
+  };
+  /// The nest generated for \p Key, or null.
+  const Nest *find(const std::string &Key) const {
+    auto It = Nests.find(Key);
+    return It == Nests.end() ? nullptr : &It->second;
+  }
+  const Nest &insert(const std::string &Key, Nest N) {
+    return Nests.insert_or_assign(Key, std::move(N)).first->second;
+  }
+
+private:
+  std::map<std::string, Nest> Nests;
+};
 
 /// Lowers statement \p S of \p K under \p Sch to the kernels that run it,
 /// in launch order: one, or where the reduction is split across blocks, a
@@ -26,9 +58,11 @@ namespace loopy {
 /// them. On failure (a schedule the lowering cannot realise, such as a
 /// footprint of no fixed box size) returns nullopt with \p Error saying
 /// why.
+/// \p Cache, where given, keeps the loop nests for later lowerings in the
+/// same isl context.
 std::optional<std::vector<device::DeviceKernel>>
 lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
-               std::string &Error);
+               std::string &Error, LoopNestCache *Cache = nullptr);
 
 /// What lowering would need, without generating code: shared memory
 /// bytes (from the footprints' boxes) and the grid as C expressions.
@@ -46,7 +80,7 @@ std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
 /// Lowers every statement with its schedule, in order.
 std::optional<device::DeviceProgram>
 lowerKernel(const Kernel &K, const std::vector<Schedule> &Schedules,
-            std::string &Error);
+            std::string &Error, LoopNestCache *Cache = nullptr);
 
 /// A fixed-size box that holds a set: Offset (isl text of a multi_aff of
 /// the parameters) and Size per dimension.
