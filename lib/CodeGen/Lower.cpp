@@ -724,20 +724,19 @@ long Lowering::loadVector(const Stage &St, const Argument &A) const {
                           YD + "/" + std::to_string(V) + ")"
                     : XD + " = " + YD);
   }
+  isl_set *Foot = isl_set_intersect_params(St.Footprint.copy(),
+                                           isl_set_copy(Context.get()));
   std::string Name = isl_set_get_tuple_name(St.Footprint.get());
   isl_map *InVector = isl_map_read_from_str(
       X, ("{ " + Name + "[" + Xs + "] -> " + Name + "[" + Ys + "] : " + Same +
           " }")
              .c_str());
-  isl_set *Foot = isl_set_intersect_params(St.Footprint.copy(),
-                                           isl_set_copy(Context.get()));
   InVector = isl_map_align_params(InVector, isl_set_get_space(Foot));
-  // Footprint elements that share a vector with an element outside.
-  isl_set *Outside = isl_set_complement(isl_set_copy(Foot));
-  isl_set *Torn = isl_set_intersect(
-      Foot, isl_set_apply(Outside, isl_map_reverse(InVector)));
-  bool Whole = isl_set_is_empty(Torn) == isl_bool_true;
-  isl_set_free(Torn);
+  // Every element of a vector that meets the footprint lies in it.
+  isl_set *Vectors = isl_set_apply(isl_set_copy(Foot), InVector);
+  bool Whole = isl_set_is_subset(Vectors, Foot) == isl_bool_true;
+  isl_set_free(Vectors);
+  isl_set_free(Foot);
   return Whole ? V : 1;
 }
 
