@@ -175,6 +175,10 @@ private:
   bool buildStages(std::string &Error);
   void layOut(Stage &St, const Access &Acc, long ElemBytes) const;
   long loadVector(const Stage &St, const Argument &A) const;
+  /// How each stage's cooperative load runs: its vector width and rounds.
+  /// Only the code needs them (the planner's figures do not), and the
+  /// vector proof is the costly part of a stage.
+  void planLoads();
   /// Pipelined over reduction tiles with no uniform loop around them:
   /// two buffers per stage, the tile's parity choosing one, so that a
   /// tile's store cannot overwrite what the previous tile still reads and
@@ -666,12 +670,6 @@ bool Lowering::buildStages(std::string &Error) {
     // Loads are coalesced along the array's contiguous dimension.
     St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
     layOut(St, Acc, dtypeSize(A.Type));
-    St.LoadVector = loadVector(St, A);
-    long E = 1, NT = Sch.totalThreads();
-    for (long Sz : St.Box.Size)
-      E *= Sz;
-    long Vectors = E / St.LoadVector;
-    St.Rounds = (Vectors + NT - 1) / NT;
     if (Sch.Pipelined)
       St.Next = fresh(A.Name + "_next");
     if (doubleBuffered())
@@ -738,6 +736,18 @@ long Lowering::loadVector(const Stage &St, const Argument &A) const {
   isl_set_free(Vectors);
   isl_set_free(Foot);
   return Whole ? V : 1;
+}
+
+void Lowering::planLoads() {
+  long NT = Sch.totalThreads();
+  for (Stage &St : Stages) {
+    St.LoadVector = loadVector(St, K.Args[S.Reads[St.Read].Arg]);
+    long E = 1;
+    for (long Sz : St.Box.Size)
+      E *= Sz;
+    long Vectors = E / St.LoadVector;
+    St.Rounds = (Vectors + NT - 1) / NT;
+  }
 }
 
 bool Lowering::fitsIn32Bits() const {
@@ -1782,6 +1792,7 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
   boundBlocks();
   if (!buildStages(Error))
     return std::nullopt;
+  planLoads();
   buildStrides();
   Index32 = fitsIn32Bits();
 
