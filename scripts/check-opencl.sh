@@ -21,6 +21,21 @@ done
 
 start=$SECONDS
 passed=0 failed=0
+# Adds the summary line of one check (its output $1, exit status $2) to the
+# counts, and prints what did not pass under the label $3.
+tally() {
+  local summary
+  summary=$(printf '%s\n' "$1" | tail -n 1)
+  if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+  else
+    failed=$((failed + 1))
+  fi
+  if [ "$2" -ne 0 ]; then
+    printf '%s:\n%s\n' "$3" "$(printf '%s\n' "$1" | grep -v '^PASS')"
+  fi
+  echo "check-opencl: $3: $summary"
+}
 for f in "${files[@]}"; do
   for size in 37 100; do
     out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
@@ -30,16 +45,7 @@ for f in "${files[@]}"; do
       size=$(( (size + 15) / 16 * 16 ))
       out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
     fi
-    summary=$(printf '%s\n' "$out" | tail -n 1)
-    if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-      passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
-    else
-      failed=$((failed + 1))
-    fi
-    if [ "$status" -ne 0 ]; then
-      printf '%s at size %s:\n%s\n' "$f" "$size" "$(printf '%s\n' "$out" | grep -v '^PASS')"
-    fi
-    echo "check-opencl: $f size $size: $summary"
+    tally "$out" "$status" "$f size $size"
   done
 done
 # Sizes fixed at compile time, rows a whole number of 16-byte vectors apart
@@ -53,16 +59,7 @@ fixed=(
 for f in "${fixed[@]}"; do
   # shellcheck disable=SC2086
   out=$("$loopyc" $f --check=opencl --sample="$sample" 2>&1) && status=0 || status=$?
-  summary=$(printf '%s\n' "$out" | tail -n 1)
-  if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
-  else
-    failed=$((failed + 1))
-  fi
-  if [ "$status" -ne 0 ]; then
-    printf '%s:\n%s\n' "$f" "$(printf '%s\n' "$out" | grep -v '^PASS')"
-  fi
-  echo "check-opencl: $f: $summary"
+  tally "$out" "$status" "$f"
 done
 echo "check-opencl: $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"
