@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ python3 libisl-dev libgmp-dev libcxxopts-dev
+packages=(cmake ninja-build g++ make xz-utils python3 libcxxopts-dev
           libsqlite3-dev libgtest-dev llvm-14-tools libclang-14-dev llvm-14-dev
           pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)
 missing=()
@@ -19,6 +19,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# isl, built once from Debian's source with IMath (scripts/build-isl.sh).
+scripts/build-isl.sh build-deps/isl
+
 build_type="${LOOPY_BUILD_TYPE:-RelWithDebInfo}"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" \
+  -DLOOPY_ISL_ROOT="$PWD/build-deps/isl" >/dev/null
 cmake --build build
