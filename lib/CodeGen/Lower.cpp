@@ -148,9 +148,9 @@ struct Instance {
 class Lowering {
 public:
   Lowering(const Kernel &K, const Statement &S, const Schedule &Sch,
-           LoopNestCache *Cache = nullptr)
+           LoweringCache *Cache = nullptr)
       : K(K), S(S), Sch(Sch), Ctx(K.Domain.ctx()),
-        Nests(Cache ? Cache : &OwnNests) {}
+        Cache(Cache ? Cache : &Own) {}
 
   std::optional<DeviceKernel> run(std::string &Error);
   std::optional<LoweringFigures> figures(std::string &Error);
@@ -164,13 +164,22 @@ private:
   std::string fresh(const std::string &Base);
   int tuplePos(unsigned Index) const;
   bool isOutput(unsigned Index) const;
+  /// \p X on the lowering's parameters, the sizes fixed at compile time
+  /// substituted.
   isl::set align(isl::set X) const {
-    return isl::manage(isl_set_align_params(X.release(), Params.copy()));
+    return isl::manage(
+        isl_set_align_params(fixSizes(std::move(X)).release(), Params.copy()));
   }
   isl::map align(isl::map X) const {
-    return isl::manage(isl_map_align_params(X.release(), Params.copy()));
+    return isl::manage(
+        isl_map_align_params(fixSizes(std::move(X)).release(), Params.copy()));
   }
+  isl::set fixSizes(isl::set X) const;
+  isl::map fixSizes(isl::map X) const;
+  isl::pw_aff fixSizes(isl::pw_aff X) const;
   bool setUp(std::string &Error);
+  /// The block's shape, which the facts in LoweringCache::Block follow.
+  std::string blockKey() const;
   bool buildDomains(std::string &Error);
   bool buildStages(std::string &Error);
   void layOut(Stage &St, const Access &Acc, long ElemBytes) const;
@@ -199,7 +208,7 @@ private:
                     const std::vector<bool> &Unroll, isl::set ExtraContext);
   /// isl's nest for \p Schedule in \p Context, from the cache or generated
   /// into it.
-  const LoopNestCache::Nest &nest(isl::union_map Schedule, isl::set Context,
+  const LoweringCache::Nest &nest(isl::union_map Schedule, isl::set Context,
                                   const std::vector<std::string> &Iterators,
                                   const std::vector<bool> &Unroll);
   /// isl's AST as device nodes; \p User expands user nodes.
@@ -257,15 +266,23 @@ private:
   const Statement &S;
   const Schedule &Sch;
   isl::ctx Ctx;
-  LoopNestCache OwnNests; // where the caller keeps none
-  LoopNestCache *Nests;
+  LoweringCache Own; // where the caller keeps none
+  LoweringCache *Cache;
+  LoweringCache::Block *Facts = nullptr; // of this block's shape
   std::set<std::string> Taken;
 
   std::string BlockId[3], ThreadId[3];
   /// The largest block id along each grid axis, on the kernel's parameters.
   isl::pw_aff BlockMax[3];
+  /// The parameters of the code: the kernel's sizes that are not fixed at
+  /// compile time (the first NumSizes), then block and thread ids, uniform
+  /// loop iterators and the reduction tile. A fixed size is substituted
+  /// into every set, and isl works on fewer dimensions.
   std::vector<std::string> ParamNames;
+  unsigned NumSizes = 0;
   isl::space Params;
+  /// { [sizes] : each size fixed at compile time has its value }
+  isl::set FixedSizes;
   std::vector<const IndexMap *> GridMaps;   // register dimensions, in order
   std::vector<const IndexMap *> SeqOutputs; // block-uniform loops
   const IndexMap *Tiled = nullptr;
@@ -308,6 +325,38 @@ std::string Lowering::fresh(const std::string &Base) {
   return N;
 }
 
+/// \p X with each parameter named in \p Fixed set to its value and
+/// projected out.
+template <typename T, typename Find, typename Fix, typename Project>
+static T *substitute(T *X, const std::map<std::string, long> &Fixed,
+                     Find FindDim, Fix FixDim, Project ProjectOut) {
+  for (const auto &[Name, Value] : Fixed) {
+    int P = FindDim(X, isl_dim_param, Name.c_str());
+    if (P >= 0)
+      X = ProjectOut(FixDim(X, isl_dim_param, P, Value), isl_dim_param, P, 1);
+  }
+  return X;
+}
+
+isl::set Lowering::fixSizes(isl::set X) const {
+  return isl::manage(substitute(X.release(), K.Fixed, isl_set_find_dim_by_name,
+                                isl_set_fix_si, isl_set_project_out));
+}
+
+isl::map Lowering::fixSizes(isl::map X) const {
+  return isl::manage(substitute(X.release(), K.Fixed, isl_map_find_dim_by_name,
+                                isl_map_fix_si, isl_map_project_out));
+}
+
+isl::pw_aff Lowering::fixSizes(isl::pw_aff X) const {
+  if (K.Fixed.empty())
+    return X;
+  // The gist substitutes the context's equalities; the fixed sizes are
+  // then unused.
+  isl_pw_aff *R = isl_pw_aff_gist_params(X.release(), FixedSizes.copy());
+  return isl::manage(isl_pw_aff_drop_unused_params(R));
+}
+
 int Lowering::tuplePos(unsigned Index) const {
   auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
   return It == S.Indices.end() ? -1 : It - S.Indices.begin();
@@ -316,6 +365,32 @@ int Lowering::tuplePos(unsigned Index) const {
 bool Lowering::isOutput(unsigned Index) const {
   return std::find(S.OutputIndices.begin(), S.OutputIndices.end(), Index) !=
          S.OutputIndices.end();
+}
+
+std::string Lowering::blockKey() const {
+  // The block's iterations, and so its footprints and the range of block
+  // ids, follow from the statement, each output's tile on its grid axis,
+  // the reduction tile, the uniform loops and a split reduction's chunks --
+  // not from how threads and registers divide the block.
+  std::string Key = S.Name;
+  for (const IndexMap &M : Sch.Maps) {
+    Key += " " + std::to_string(M.Index) + ":" + std::to_string(int(M.K));
+    switch (M.K) {
+    case IndexMap::Kind::Grid:
+      Key += axisLetter(M.Ax) + std::to_string(M.blockTile());
+      break;
+    case IndexMap::Kind::Block:
+      Key += axisLetter(M.Ax) + std::to_string(M.Threads) + "/" +
+             std::to_string(M.Chunk);
+      break;
+    case IndexMap::Kind::Tiled:
+      Key += "*" + std::to_string(M.Tile);
+      break;
+    case IndexMap::Kind::Seq:
+      break;
+    }
+  }
+  return Key;
 }
 
 bool Lowering::setUp(std::string &Error) {
@@ -355,7 +430,18 @@ bool Lowering::setUp(std::string &Error) {
       break;
     }
   }
-  ParamNames = K.ParamNames;
+  for (const std::string &N : K.ParamNames)
+    if (!K.Fixed.count(N))
+      ParamNames.push_back(N);
+  NumSizes = ParamNames.size();
+  FixedSizes = isl::manage(isl_set_from_params(K.Context.copy())).params();
+  for (unsigned P = 0; P < K.ParamNames.size(); ++P) {
+    auto It = K.Fixed.find(K.ParamNames[P]);
+    FixedSizes = It == K.Fixed.end()
+                     ? FixedSizes
+                     : isl::manage(isl_set_fix_si(FixedSizes.release(),
+                                                  isl_dim_param, P, It->second));
+  }
   for (int A = 0; A < 3; ++A)
     if (!BlockId[A].empty())
       ParamNames.push_back(BlockId[A]);
@@ -433,12 +519,13 @@ bool Lowering::setUp(std::string &Error) {
           Context, {{isl_dim_param, paramPos(Context, BlockId[A]), 1}}, 0,
           false);
   }
+  Facts = &Cache->block(blockKey());
   return true;
 }
 
 bool Lowering::buildDomains(std::string &Error) {
   unsigned NIdx = S.Indices.size();
-  isl_set *D = isl_set_align_params(S.Domain.copy(), Params.copy());
+  isl_set *D = align(S.Domain).release();
   D = isl_set_add_dims(D, isl_dim_set, GridMaps.size());
   for (unsigned I = 0; I < NIdx; ++I)
     D = isl_set_set_dim_name(D, isl_dim_set, I, IndexParamNames[I].c_str());
@@ -542,8 +629,7 @@ isl::set Lowering::frame(isl::space Sp, Piece P) const {
 
 isl::multi_aff Lowering::accessOnTuple(const isl::map &Rel, Piece P) const {
   // { S[indices] -> A[...] } as a function, then on the piece's tuple.
-  isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(
-      isl_map_align_params(Rel.copy(), Params.copy()));
+  isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(align(Rel).release());
   isl_multi_aff *MA = nullptr;
   isl_pw_multi_aff_foreach_piece(
       PMA,
@@ -645,18 +731,28 @@ bool Lowering::buildStages(std::string &Error) {
   for (int A = 0; A < 3; ++A)
     if (!ThreadId[A].empty())
       Threads.push_back(ThreadId[A]);
-  isl::set BlockIters = eliminateParams(Ext, Threads);
+  isl::set BlockIters;
   for (unsigned R : Sch.Prefetch) {
     const Access &Acc = S.Reads[R];
     const Argument &A = K.Args[Acc.Arg];
-    isl::map Rel = align(Acc.Relation);
-    // Pad the access to the extended tuple: registers do not change it.
-    isl_map *M = isl_map_add_dims(Rel.release(), isl_dim_in, GridMaps.size());
-    M = isl_map_set_tuple_name(M, isl_dim_in, TupleUpdate.c_str());
-    isl::set BI = isl::manage(
-        isl_set_set_tuple_name(BlockIters.copy(), TupleUpdate.c_str()));
-    isl::set F = BI.apply(isl::manage(M)).coalesce();
-    auto Box = fixedBox(F);
+    LoweringCache::Staged &Known = Facts->Reads[R];
+    if (Known.Footprint.is_null()) {
+      if (BlockIters.is_null())
+        BlockIters = eliminateParams(Ext, Threads);
+      isl::map Rel = align(Acc.Relation);
+      // Pad the access to the extended tuple: registers do not change it.
+      isl_map *M = isl_map_add_dims(Rel.release(), isl_dim_in, GridMaps.size());
+      M = isl_map_set_tuple_name(M, isl_dim_in, TupleUpdate.c_str());
+      isl::set BI = isl::manage(
+          isl_set_set_tuple_name(BlockIters.copy(), TupleUpdate.c_str()));
+      // Without the parameters it does not involve (the thread ids), it
+      // serves splits with other thread ids.
+      Known.Footprint = isl::manage(isl_set_drop_unused_params(
+          BI.apply(isl::manage(M)).coalesce().release()));
+      Known.Box = fixedBox(Known.Footprint);
+    }
+    isl::set F = align(Known.Footprint);
+    const std::optional<FootprintBox> &Box = Known.Box;
     if (!Box) {
       Error = "the footprint of " + quote(Acc.Spelling) +
               " has no fixed size per block; it cannot be prefetched";
@@ -697,9 +793,8 @@ long Lowering::loadVector(const Stage &St, const Argument &A) const {
     return 1;
   isl_ctx *X = isl_set_get_ctx(Context.get());
   // A multiple of V everywhere in the context: the extent, the box offset.
-  auto MultipleOfV = [&](isl_aff *Aff) {
-    isl_pw_aff *P = isl_pw_aff_from_aff(isl_aff_align_params(
-        Aff, isl_set_get_space(Context.get())));
+  auto MultipleOfV = [&](isl_pw_aff *P) {
+    P = isl_pw_aff_align_params(P, isl_set_get_space(Context.get()));
     P = isl_pw_aff_intersect_params(P, Context.copy());
     P = isl_pw_aff_mod_val(P, isl_val_int_from_si(X, V));
     isl_set *Off = isl_pw_aff_non_zero_set(P);
@@ -707,8 +802,9 @@ long Lowering::loadVector(const Stage &St, const Argument &A) const {
     isl_set_free(Off);
     return R;
   };
-  if (!MultipleOfV(A.Shape[C].copy()) ||
-      !MultipleOfV(isl_multi_aff_get_at(St.Box.Offset.get(), C)))
+  if (!MultipleOfV(fixSizes(isl::manage(isl_pw_aff_from_aff(A.Shape[C].copy())))
+                       .release()) ||
+      !MultipleOfV(isl_pw_aff_from_aff(isl_multi_aff_get_at(St.Box.Offset.get(), C))))
     return 1;
   // { A[x] -> A[y] : y in x's aligned vector }
   unsigned N = St.Box.Size.size();
@@ -741,7 +837,10 @@ long Lowering::loadVector(const Stage &St, const Argument &A) const {
 void Lowering::planLoads() {
   long NT = Sch.totalThreads();
   for (Stage &St : Stages) {
-    St.LoadVector = loadVector(St, K.Args[S.Reads[St.Read].Arg]);
+    long &Known = Facts->Reads[St.Read].LoadVector;
+    if (!Known)
+      Known = loadVector(St, K.Args[S.Reads[St.Read].Arg]);
+    St.LoadVector = Known;
     long E = 1;
     for (long Sz : St.Box.Size)
       E *= Sz;
@@ -823,9 +922,10 @@ void Lowering::buildStrides() {
     std::vector<std::string> Ext, Str;
     auto Text = [&](const isl::aff &X) {
       // Shapes and strides are functions of the parameters alone.
-      isl_aff *Al = isl_aff_align_params(X.copy(), Params.copy());
-      Al = isl_aff_project_domain_on_params(Al);
-      return exprText(B, isl::manage(isl_pw_aff_from_aff(Al)));
+      isl_aff *Al = isl_aff_project_domain_on_params(X.copy());
+      isl::pw_aff P = fixSizes(isl::manage(isl_pw_aff_from_aff(Al)));
+      return exprText(B, isl::manage(isl_pw_aff_align_params(P.release(),
+                                                             Params.copy())));
     };
     for (const isl::aff &X : A.Shape)
       Ext.push_back(Text(X));
@@ -1219,7 +1319,7 @@ NodeList Lowering::convert(
   return Out;
 }
 
-const LoopNestCache::Nest &
+const LoweringCache::Nest &
 Lowering::nest(isl::union_map Schedule, isl::set Context,
                const std::vector<std::string> &Iterators,
                const std::vector<bool> &Unroll) {
@@ -1234,7 +1334,7 @@ Lowering::nest(isl::union_map Schedule, isl::set Context,
                     Text(isl_set_to_str(Context.get())) + " |";
   for (size_t D = 0; D < Iterators.size(); ++D)
     Key += " " + Iterators[D] + (Unroll[D] ? "!" : "");
-  if (const LoopNestCache::Nest *N = Nests->find(Key))
+  if (const LoweringCache::Nest *N = Cache->findNest(Key))
     return *N;
 
   isl_ast_build *B = isl_ast_build_from_context(Context.release());
@@ -1254,12 +1354,12 @@ Lowering::nest(isl::union_map Schedule, isl::set Context,
     Opt = isl_union_map_add_map(Opt, M);
   }
   B = isl_ast_build_set_options(B, Opt);
-  LoopNestCache::Nest N;
+  LoweringCache::Nest N;
   B = isl_ast_build_set_at_each_domain(B, atEachDomain, &N.Builds);
   N.Tree = isl::manage(
       isl_ast_build_node_from_schedule_map(B, Schedule.release()));
   isl_ast_build_free(B);
-  return Nests->insert(Key, std::move(N));
+  return Cache->insertNest(Key, std::move(N));
 }
 
 NodeList Lowering::generate(isl::map Schedule, const std::string &Tuple,
@@ -1286,7 +1386,7 @@ NodeList Lowering::generate(isl::map Schedule, const std::string &Tuple,
     if (CP >= 0)
       C = isl::manage(isl_set_project_out(C.release(), isl_dim_param, CP, 1));
   }
-  const LoopNestCache::Nest &N =
+  const LoweringCache::Nest &N =
       nest(isl::manage(isl_union_map_from_map(Schedule.release())), C,
            Iterators, Unroll);
   size_t First = Instances.size();
@@ -1707,13 +1807,16 @@ void Lowering::boundBlocks() {
   for (int A = 0; A < 3; ++A) {
     if (BlockId[A].empty())
       continue;
-    isl_set *P = isl_set_params(Ext.copy());
-    P = isl_set_from_params(P);
-    unsigned Pos = paramPos(isl::manage_copy(P), BlockId[A]);
-    P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
-    for (int Q = isl_set_dim(P, isl_dim_param) - 1; Q >= (int)K.ParamNames.size(); --Q)
-      P = isl_set_project_out(P, isl_dim_param, Q, 1);
-    isl::pw_aff Max = isl::manage(isl_set_dim_max(P, 0)).coalesce();
+    if (!Facts->Bounded) {
+      isl_set *P = isl_set_params(Ext.copy());
+      P = isl_set_from_params(P);
+      unsigned Pos = paramPos(isl::manage_copy(P), BlockId[A]);
+      P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
+      for (int Q = isl_set_dim(P, isl_dim_param) - 1; Q >= (int)NumSizes; --Q)
+        P = isl_set_project_out(P, isl_dim_param, Q, 1);
+      Facts->Max[A] = isl::manage(isl_set_dim_max(P, 0)).coalesce();
+    }
+    isl::pw_aff Max = Facts->Max[A];
     BlockMax[A] = Max;
     isl_pw_aff *Id = isl_pw_aff_param_on_domain_id(
         isl_set_universe(isl_space_params(Params.copy())),
@@ -1721,6 +1824,7 @@ void Lowering::boundBlocks() {
     isl_set *Le = isl_pw_aff_le_set(Id, isl_pw_aff_align_params(Max.copy(), Params.copy()));
     Context = align(Context.intersect(isl::manage(Le)));
   }
+  Facts->Bounded = true;
 }
 
 void Lowering::computeGrid(std::string *GridIsl, std::string *GridC,
@@ -1951,7 +2055,7 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
         UC = isl_set_project_out(UC, isl_dim_param, CP, 1);
       Sched = isl_union_map_project_out(Sched, isl_dim_param, P, 1);
     }
-    const LoopNestCache::Nest &UN =
+    const LoweringCache::Nest &UN =
         nest(isl::manage(Sched), isl::manage(UC), Iters,
              std::vector<bool>(Iters.size(), false));
     // Which placeholder every uniform instance is; the thread code takes
@@ -2058,7 +2162,7 @@ DeviceKernel Lowering::initKernel(const DeviceKernel &Main) {
 
 std::optional<std::vector<DeviceKernel>>
 lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
-               std::string &Error, LoopNestCache *Cache) {
+               std::string &Error, LoweringCache *Cache) {
   Lowering L(K, S, Sch, Cache);
   auto DK = L.run(Error);
   if (!DK)
@@ -2073,14 +2177,15 @@ lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
 std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
                                                 const Statement &S,
                                                 const Schedule &Sch,
-                                                std::string &Error) {
-  return Lowering(K, S, Sch).figures(Error);
+                                                std::string &Error,
+                                                LoweringCache *Cache) {
+  return Lowering(K, S, Sch, Cache).figures(Error);
 }
 
 std::optional<DeviceProgram> lowerKernel(const Kernel &K,
                                          const std::vector<Schedule> &Schedules,
                                          std::string &Error,
-                                         LoopNestCache *Cache) {
+                                         LoweringCache *Cache) {
   DeviceProgram P;
   P.KernelName = K.Name;
   for (size_t I = 0; I < K.Stmts.size(); ++I) {

@@ -82,9 +82,9 @@ std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
     }
     if (Failure.empty() && (Diags.hasErrors() || KernelIdx >= Kernels.size()))
       Failure = "the kernel could not be rebuilt: " + Sink.str();
-    // Variants of one kernel repeat many loop nests; the cache holds isl
-    // objects of this worker's context and goes before it.
-    LoopNestCache Nests;
+    // Variants of one kernel repeat many loop nests and block shapes; the
+    // cache holds isl objects of this worker's context and goes before it.
+    LoweringCache Cache;
     for (size_t G; (G = Next++) < Groups.size();) {
       for (size_t I : Groups[G]) {
         if (!Failure.empty()) {
@@ -94,7 +94,7 @@ std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
         try {
           Out[I].Program = lowerKernel(Kernels[KernelIdx],
                                        Vs[Pick[I]].Schedules, Out[I].Error,
-                                       &Nests);
+                                       &Cache);
         } catch (isl::exception &E) {
           Out[I].Error = std::string("isl: ") + E.what();
         }

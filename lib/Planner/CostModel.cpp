@@ -14,8 +14,8 @@
 //     with registers and shared memory limiting blocks per multiprocessor.
 //
 //===----------------------------------------------------------------------===//
+#include "CostModel.h"
 #include "loopy/CodeGen/IslUtil.h"
-#include "loopy/CodeGen/Lower.h"
 #include "loopy/Planner/Planner.h"
 
 #include <isl/aff.h>
@@ -81,17 +81,10 @@ std::vector<double> extents(const Kernel &K, const Statement &S) {
   return E;
 }
 
-/// Does \p Acc's subscript \p Dim (any if negative) use index \p Index?
-bool dependsOn(const Statement &S, const Access &Acc, int Dim, unsigned Index) {
-  auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
-  return It != S.Indices.end() &&
-         accessUses(Acc.Relation, Dim, It - S.Indices.begin());
-}
-
 /// How many transactions' worth of traffic a warp's access costs relative
 /// to a perfectly coalesced one.
-double coalescingPenalty(const Kernel &K, const Statement &S, const Access &Acc,
-                         const Schedule &Sch) {
+double coalescingPenalty(const Kernel &K, const Access &Acc,
+                         const Schedule &Sch, const CostFacts &Facts) {
   const Argument &A = K.Args[Acc.Arg];
   if (A.rank() == 0)
     return 1;
@@ -103,9 +96,9 @@ double coalescingPenalty(const Kernel &K, const Statement &S, const Access &Acc,
       X = &M;
   if (!X || X->Threads == 1)
     return 1;
-  if (!dependsOn(S, Acc, -1, X->Index))
+  if (!Facts.uses(Acc, -1, X->Index))
     return 1; // every thread of a warp reads the same element
-  if (!dependsOn(S, Acc, Contig, X->Index))
+  if (!Facts.uses(Acc, Contig, X->Index))
     return 8; // consecutive threads read different rows
   if (X->K == IndexMap::Kind::Grid && X->Ilp > 1 && !X->Strided)
     return std::min<double>(X->Ilp, 8);
@@ -114,9 +107,33 @@ double coalescingPenalty(const Kernel &K, const Statement &S, const Access &Acc,
 
 } // namespace
 
+CostFacts::CostFacts(const Kernel &K, const Statement &S)
+    : S(S), Extents(loopy::extents(K, S)) {
+  auto Add = [&](const Access &Acc) {
+    std::vector<std::vector<bool>> &U = Uses[&Acc];
+    for (int Dim = -1; Dim < static_cast<int>(K.Args[Acc.Arg].rank()); ++Dim) {
+      U.emplace_back();
+      for (unsigned I = 0; I < S.Indices.size(); ++I)
+        U.back().push_back(accessUses(Acc.Relation, Dim, I));
+    }
+  };
+  for (const Access &Acc : S.Reads)
+    Add(Acc);
+  Add(S.Write);
+}
+
+bool CostFacts::uses(const Access &Acc, int Dim, unsigned Index) const {
+  auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
+  auto U = Uses.find(&Acc);
+  if (It == S.Indices.end() || U == Uses.end() ||
+      Dim + 1 >= static_cast<int>(U->second.size()))
+    return false;
+  return U->second[Dim + 1][It - S.Indices.begin()];
+}
+
 double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
-                    const LoweringFigures &F) {
-  std::vector<double> Ext = extents(K, S);
+                    const LoweringFigures &F, const CostFacts &Facts) {
+  const std::vector<double> &Ext = Facts.extents();
   auto ExtentOf = [&](unsigned Index) {
     auto It = std::find(S.Indices.begin(), S.Indices.end(), Index);
     return It == S.Indices.end() ? 1.0 : Ext[It - S.Indices.begin()];
@@ -159,7 +176,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
     // depend on share one load.
     double Reuse = 1;
     for (const IndexMap &M : Sch.Maps)
-      if (M.K == IndexMap::Kind::Grid && !dependsOn(S, Acc, -1, M.Index))
+      if (M.K == IndexMap::Kind::Grid && !Facts.uses(Acc, -1, M.Index))
         Reuse *= M.Ilp;
     if (std::find(Sch.Prefetch.begin(), Sch.Prefetch.end(), R) !=
         Sch.Prefetch.end()) {
@@ -172,12 +189,12 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
     // The cache catches part of the reuse between threads of a block.
     double Shared = 1;
     for (const IndexMap &M : Sch.Maps)
-      if (M.K == IndexMap::Kind::Grid && !dependsOn(S, Acc, -1, M.Index))
+      if (M.K == IndexMap::Kind::Grid && !Facts.uses(Acc, -1, M.Index))
         Shared *= std::min<double>(M.Threads, 4);
-    Bytes += Iters / Reuse / Shared * Elem * coalescingPenalty(K, S, Acc, Sch);
+    Bytes += Iters / Reuse / Shared * Elem * coalescingPenalty(K, Acc, Sch, Facts);
   }
   Bytes += Outputs * dtypeSize(K.Args[S.Write.Arg].Type) *
-           coalescingPenalty(K, S, S.Write, Sch);
+           coalescingPenalty(K, S.Write, Sch, Facts);
 
   // Occupancy.
   double T = Sch.totalThreads();

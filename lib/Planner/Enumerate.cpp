@@ -18,6 +18,7 @@
 // Resource constraints prune it; the cost model ranks it.
 //
 //===----------------------------------------------------------------------===//
+#include "CostModel.h"
 #include "loopy/CodeGen/IslUtil.h"
 #include "loopy/CodeGen/Lower.h"
 #include "loopy/Planner/Planner.h"
@@ -27,9 +28,6 @@
 #include <set>
 
 namespace loopy {
-
-double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
-                    const LoweringFigures &F);
 
 namespace {
 
@@ -269,14 +267,15 @@ static bool launchable(const Figures &F, const PlannerOptions &Opts) {
 
 static bool computeFiguresCached(
     const Kernel &K, const Statement &S, const Schedule &Sch, Figures &F,
-    std::string &Error, std::map<std::string, std::optional<LoweringFigures>> *Cache) {
+    std::string &Error, std::map<std::string, std::optional<LoweringFigures>> *Cache,
+    LoweringCache *Isl, const CostFacts &Facts) {
   std::optional<LoweringFigures> LF;
   std::string Key = figuresKey(Sch);
   auto It = Cache ? Cache->find(Key) : Cache->end();
   if (Cache && It != Cache->end()) {
     LF = It->second;
   } else {
-    LF = analyzeStatement(K, S, Sch, Error);
+    LF = analyzeStatement(K, S, Sch, Error, Isl);
     if (Cache)
       (*Cache)[Key] = LF;
   }
@@ -292,13 +291,14 @@ static bool computeFiguresCached(
         std::all_of(G.begin(), G.end(), [](char C) { return C >= '0' && C <= '9'; }))
       F.GridBlocks[A] = std::stol(G);
   }
-  F.Cost = estimateCost(K, S, Sch, *LF);
+  F.Cost = estimateCost(K, S, Sch, *LF, Facts);
   return true;
 }
 
 bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
                     Figures &F, std::string &Error) {
-  return computeFiguresCached(K, S, Sch, F, Error, nullptr);
+  return computeFiguresCached(K, S, Sch, F, Error, nullptr, nullptr,
+                              CostFacts(K, S));
 }
 
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
@@ -309,9 +309,11 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
     std::vector<std::pair<Schedule, Figures>> Legal;
     std::string Why;
     std::map<std::string, std::optional<LoweringFigures>> Cache;
+    LoweringCache Isl;
+    CostFacts Facts(K, S);
     for (Schedule &Sch : enumerateStatement(K, S, Opts)) {
       Figures F;
-      if (!computeFiguresCached(K, S, Sch, F, Why, &Cache))
+      if (!computeFiguresCached(K, S, Sch, F, Why, &Cache, &Isl, Facts))
         continue;
       if (F.SharedBytes > Opts.MaxSharedBytes || !launchable(F, Opts))
         continue;

@@ -22,34 +22,60 @@
 
 namespace loopy {
 
-/// The loop nests isl generated while lowering, kept by what isl was given:
-/// the schedule, the build's context and the iterator names (with the
-/// dimensions to unroll). The variants of one kernel repeat many of them:
-/// Init and Write run over the same domain, variants that differ only in
-/// what they stage repeat a register tile, and those that differ only in
-/// how threads split a block repeat the block-uniform loops. A nest keeps
-/// the build at each of its instances, from which each lowering prints its
-/// own statements. isl objects belong to one context: a cache serves the
-/// lowerings of one thread's kernels only, and goes before their context.
-class LoopNestCache {
+/// A fixed-size box that holds a set: Offset (isl text of a multi_aff of
+/// the parameters) and Size per dimension.
+struct FootprintBox {
+  isl::multi_aff Offset;
+  std::vector<long> Size;
+};
+
+/// What isl computed while lowering, kept for later lowerings of the same
+/// kernel. isl objects belong to one context: a cache serves the lowerings
+/// of one thread's kernels only, and goes before their context.
+class LoweringCache {
 public:
-  /// One generated nest: isl's tree, whose user nodes are annotated with
-  /// their position in Builds, and the build at each instance.
+  /// A loop nest, kept by what isl was given: the schedule, the build's
+  /// context and the iterator names (with the dimensions to unroll). The
+  /// variants of one kernel repeat many of them: Init and Write run over
+  /// the same domain, variants that differ only in what they stage repeat
+  /// a register tile, and those that differ only in how threads split a
+  /// block repeat the block-uniform loops. A nest keeps the build at each
+  /// of its instances, from which each lowering prints its own statements.
+  /// Tree's user nodes are annotated with their position in Builds.
   struct Nest {
     isl::ast_node Tree;
     std::vector<isl::ast_build> Builds;
   };
-  /// The nest generated for \p Key, or null.
-  const Nest *find(const std::string &Key) const {
+  const Nest *findNest(const std::string &Key) const {
     auto It = Nests.find(Key);
     return It == Nests.end() ? nullptr : &It->second;
   }
-  const Nest &insert(const std::string &Key, Nest N) {
+  const Nest &insertNest(const std::string &Key, Nest N) {
     return Nests.insert_or_assign(Key, std::move(N)).first->second;
   }
 
+  /// A staged read's footprint per block and reduction tile, its box, and
+  /// the width of its loads (0 until code generation asks for it).
+  struct Staged {
+    isl::set Footprint;
+    std::optional<FootprintBox> Box; // none: no fixed size
+    long LoadVector = 0;
+  };
+  /// What follows from a block's shape alone -- the tile of each output on
+  /// the grid, the reduction tile, the uniform loops -- and so serves every
+  /// split of the block among threads and registers: the largest block id
+  /// per grid axis, and the staged reads (by read number).
+  struct Block {
+    bool Bounded = false;
+    isl::pw_aff Max[3];
+    std::map<unsigned, Staged> Reads;
+  };
+  /// The facts kept for the block shape \p Key, empty the first time.
+  Block &block(const std::string &Key) { return Blocks[Key]; }
+
 private:
   std::map<std::string, Nest> Nests;
+  std::map<std::string, Block> Blocks;
 };
 
 /// Lowers statement \p S of \p K under \p Sch to the kernels that run it,
@@ -58,11 +84,11 @@ private:
 /// them. On failure (a schedule the lowering cannot realise, such as a
 /// footprint of no fixed box size) returns nullopt with \p Error saying
 /// why.
-/// \p Cache, where given, keeps the loop nests for later lowerings in the
-/// same isl context.
+/// \p Cache, where given, keeps what isl computed for later lowerings in
+/// the same isl context.
 std::optional<std::vector<device::DeviceKernel>>
 lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
-               std::string &Error, LoopNestCache *Cache = nullptr);
+               std::string &Error, LoweringCache *Cache = nullptr);
 
 /// What lowering would need, without generating code: shared memory
 /// bytes (from the footprints' boxes) and the grid as C expressions.
@@ -75,19 +101,13 @@ struct LoweringFigures {
 std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
                                                 const Statement &S,
                                                 const Schedule &Sch,
-                                                std::string &Error);
+                                                std::string &Error,
+                                                LoweringCache *Cache = nullptr);
 
 /// Lowers every statement with its schedule, in order.
 std::optional<device::DeviceProgram>
 lowerKernel(const Kernel &K, const std::vector<Schedule> &Schedules,
-            std::string &Error, LoopNestCache *Cache = nullptr);
-
-/// A fixed-size box that holds a set: Offset (isl text of a multi_aff of
-/// the parameters) and Size per dimension.
-struct FootprintBox {
-  isl::multi_aff Offset;
-  std::vector<long> Size;
-};
+            std::string &Error, LoweringCache *Cache = nullptr);
 
 /// The smallest fixed-size box around \p Footprint, or nullopt if its
 /// extent depends on the parameters.
