@@ -533,12 +533,16 @@ bool Lowering::buildDomains(std::string &Error) {
     D = isl_set_set_dim_name(D, isl_dim_set, NIdx + R, RegNames[R].c_str());
   isl::set E = isl::manage(D).intersect_params(Context);
 
+  std::map<unsigned, bool> &Negative = Cache->statement(S.Name).Negative;
   for (const IndexMap *M : GridMaps) {
     // Every point of the index must lie in some block: o >= 0.
-    isl::set Neg =
-        addConstraint(E, {{isl_dim_set, (unsigned)tuplePos(M->Index), -1}}, -1,
-                      false);
-    if (!Neg.is_empty()) {
+    auto Known = Negative.find(M->Index);
+    if (Known == Negative.end()) {
+      isl::set Neg = addConstraint(
+          E, {{isl_dim_set, (unsigned)tuplePos(M->Index), -1}}, -1, false);
+      Known = Negative.emplace(M->Index, !Neg.is_empty()).first;
+    }
+    if (Known->second) {
       Error = "index " + quote(K.IndexNames[M->Index]) +
               " takes negative values, which no block covers";
       return false;
@@ -1898,7 +1902,10 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
     return std::nullopt;
   planLoads();
   buildStrides();
-  Index32 = fitsIn32Bits();
+  std::optional<bool> &Fits = Cache->statement(S.Name).Index32;
+  if (!Fits)
+    Fits = fitsIn32Bits();
+  Index32 = *Fits;
 
   DeviceKernel DK;
   DK.Index32 = Index32;
@@ -1987,7 +1994,7 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
       isl_set *X = isl_set_params(P.release());
       unsigned NP = ParamNames.size();
       unsigned First = NP - NO - (Tiled ? 1 : 0);
-      unsigned Count = NO + (WithTile ? 1 : 0);
+      unsigned Count = NO + (WithTile && Tiled ? 1 : 0);
       X = isl_set_from_params(X);
       X = isl_set_move_dims(X, isl_dim_set, 0, isl_dim_param, First, Count);
       if (Tiled && !WithTile)

@@ -73,9 +73,19 @@ public:
   /// The facts kept for the block shape \p Key, empty the first time.
   Block &block(const std::string &Key) { return Blocks[Key]; }
 
+  /// Facts of a statement whatever its schedule, each computed when first
+  /// asked, by statement name: whether 32-bit index arithmetic suffices,
+  /// and per index whether it takes negative values.
+  struct StatementFacts {
+    std::optional<bool> Index32;
+    std::map<unsigned, bool> Negative;
+  };
+  StatementFacts &statement(const std::string &Name) { return Stmts[Name]; }
+
 private:
   std::map<std::string, Nest> Nests;
   std::map<std::string, Block> Blocks;
+  std::map<std::string, StatementFacts> Stmts;
 };
 
 /// Lowers statement \p S of \p K under \p Sch to the kernels that run it,
