@@ -94,6 +94,23 @@ std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
   return Out;
 }
 
+/// Every order of \p V, or only \p V itself past three entries.
+std::vector<std::vector<unsigned>> loopOrders(const std::vector<unsigned> &V) {
+  if (V.size() > 3)
+    return {V};
+  std::vector<std::vector<unsigned>> Out;
+  std::vector<size_t> P(V.size());
+  for (size_t I = 0; I < P.size(); ++I)
+    P[I] = I;
+  do {
+    std::vector<unsigned> O;
+    for (size_t I : P)
+      O.push_back(V[I]);
+    Out.push_back(O);
+  } while (std::next_permutation(P.begin(), P.end()));
+  return Out;
+}
+
 void enumerateFamily(const Kernel &K, const Statement &S,
                      const PlannerOptions &Opts, const Family &Fam,
                      std::vector<Schedule> &Out) {
@@ -129,61 +146,66 @@ void enumerateFamily(const Kernel &K, const Statement &S,
     GridMaps = std::move(Next);
   }
 
-  // Reduction choices.
-  const std::vector<unsigned> &Red = S.ReductionIndices;
+  // Reduction choices, for every order of the reduction loops.
   struct RedChoice {
     std::vector<IndexMap> Maps;
     bool CanPrefetch;
     bool OnlyAllStaged; // no unstaged or partly staged variants
   };
   std::vector<RedChoice> RedChoices;
-  // Every reduction index sequential; the choices change the last one.
-  std::vector<IndexMap> AllSeq;
-  for (unsigned R : Red) {
-    IndexMap M;
-    M.Index = R;
-    AllSeq.push_back(M);
-  }
-  if (Fam.ReductionOnX) {
-    // Block-parallel along x, or split across x's blocks with each thread
-    // taking a few values of its block's chunk.
-    for (long T : {32, 64, 128, 256, 512})
-      for (long PerThread : {0, 8, 32, 128}) {
-        auto M = AllSeq;
-        M.back().K = IndexMap::Kind::Block;
-        M.back().Ax = Axis::X;
-        M.back().Threads = T;
-        M.back().Chunk = T * PerThread;
-        RedChoices.push_back({M, false, false});
-      }
-  } else {
-    RedChoices.push_back({AllSeq, Red.empty(), false});
-    if (!Red.empty()) {
-      // Tiles of 8 with every staging choice; longer tiles staging all.
-      for (long T : {8, 16, 32}) {
-        auto M = AllSeq;
-        M.back().K = IndexMap::Kind::Tiled;
-        M.back().Tile = T;
-        RedChoices.push_back({M, true, T != 8});
-      }
-      Axis Free = Grid.size() < 3 ? Axes[Grid.size()] : Axis::X;
-      if (Grid.size() < 3)
-        for (long T : {32, 64, 128, 256}) {
-          if (Free == Axis::Z && T > 64)
-            continue;
+  auto AddChoices = [&](const std::vector<unsigned> &Red) {
+    // Every reduction index sequential; the choices change the last one.
+    std::vector<IndexMap> AllSeq;
+    for (unsigned R : Red) {
+      IndexMap M;
+      M.Index = R;
+      AllSeq.push_back(M);
+    }
+    if (Fam.ReductionOnX) {
+      // Block-parallel along x, or split across x's blocks with each thread
+      // taking a few values of its block's chunk.
+      for (long T : {32, 64, 128, 256, 512})
+        for (long PerThread : {0, 8, 32, 128}) {
           auto M = AllSeq;
           M.back().K = IndexMap::Kind::Block;
-          M.back().Ax = Free;
+          M.back().Ax = Axis::X;
           M.back().Threads = T;
+          M.back().Chunk = T * PerThread;
           RedChoices.push_back({M, false, false});
         }
+    } else {
+      RedChoices.push_back({AllSeq, Red.empty(), false});
+      if (!Red.empty()) {
+        // Tiles of 8 with every staging choice; longer tiles staging all.
+        for (long T : {8, 16, 32}) {
+          auto M = AllSeq;
+          M.back().K = IndexMap::Kind::Tiled;
+          M.back().Tile = T;
+          RedChoices.push_back({M, true, T != 8});
+        }
+        Axis Free = Grid.size() < 3 ? Axes[Grid.size()] : Axis::X;
+        if (Grid.size() < 3)
+          for (long T : {32, 64, 128, 256}) {
+            if (Free == Axis::Z && T > 64)
+              continue;
+            auto M = AllSeq;
+            M.back().K = IndexMap::Kind::Block;
+            M.back().Ax = Free;
+            M.back().Threads = T;
+            RedChoices.push_back({M, false, false});
+          }
+      }
     }
-  }
+  };
+  for (const std::vector<unsigned> &Red : loopOrders(S.ReductionIndices))
+    AddChoices(Red);
 
+  // The sequential output loops, outermost, in every order too.
+  for (const std::vector<unsigned> &SeqOrder : loopOrders(SeqOut))
   for (const auto &GM : GridMaps)
     for (const RedChoice &RC : RedChoices) {
       Schedule Sch;
-      for (unsigned O : SeqOut) {
+      for (unsigned O : SeqOrder) {
         IndexMap M;
         M.Index = O;
         Sch.Maps.push_back(M);
