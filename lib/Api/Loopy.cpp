@@ -297,6 +297,8 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
     for (device::DeviceKernel &DK : Prog.Kernels) {
       I->Grids.push_back(launchGrid(B->Isl.get(), DK, I->Params));
       I->Functions.push_back(I->Module->function(DK.Name));
+      if (DK.DynamicShared)
+        I->Functions.back().setMaxDynamicShared(static_cast<int>(DK.DynamicShared));
       DK.Body.clear(); // only the signature and the launch shape are kept
       I->Kernels.push_back(std::move(DK));
     }
@@ -387,7 +389,8 @@ void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
       Block[D] = static_cast<unsigned>(DK.BlockDim[D]);
     }
     try {
-      cuda::launch(P->Functions[KI], Grid, Block, 0,
+      cuda::launch(P->Functions[KI], Grid, Block,
+                   static_cast<unsigned>(DK.DynamicShared),
                    static_cast<CUstream>(Stream), Args.data());
     } catch (cuda::CudaError &E) {
       throw Error(E.what());

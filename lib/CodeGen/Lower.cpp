@@ -51,6 +51,16 @@ long Buffer::bytes() const {
   return N;
 }
 
+std::vector<long> DeviceKernel::sharedOffsets() const {
+  std::vector<long> Out;
+  long Off = 0;
+  for (const Buffer &B : Shared) {
+    Out.push_back(Off);
+    Off += (B.bytes() + 15) / 16 * 16;
+  }
+  return Out;
+}
+
 long DeviceKernel::sharedBytes() const {
   long N = 0;
   for (const Buffer &B : Shared)
@@ -1879,6 +1889,7 @@ std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
   LoweringFigures F;
   std::string GridIsl[3];
   computeGrid(GridIsl, F.Grid, nullptr);
+  std::vector<long> Buffers; // bytes of each shared buffer, in order
   for (const Stage &St : Stages) {
     long N = 1, P = dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);
     for (size_t D = 0; D < St.Box.Size.size(); ++D) {
@@ -1886,11 +1897,20 @@ std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
       P *= St.Padded[D];
     }
     F.StageElements.push_back(N);
-    F.SharedBytes += St.Parity.empty() ? P : 2 * P;
+    Buffers.push_back(St.Parity.empty() ? P : 2 * P);
   }
   if (BlockRed)
     for (const Accumulator &A : Accs)
-      F.SharedBytes += dtypeSize(A.Reduce->Type) * RegCount * Sch.totalThreads();
+      Buffers.push_back(dtypeSize(A.Reduce->Type) * RegCount * Sch.totalThreads());
+  // Past the static limit the buffers are carved at multiples of 16 bytes
+  // (DeviceKernel::sharedOffsets).
+  for (long B : Buffers)
+    F.SharedBytes += B;
+  if (F.SharedBytes > StaticSharedLimit) {
+    F.SharedBytes = 0;
+    for (long B : Buffers)
+      F.SharedBytes += (B + 15) / 16 * 16;
+  }
   return F;
 }
 
@@ -2116,8 +2136,15 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
                       S.Write.Spelling + " = " + printExpr(K, *S.Rhs));
   DK.Header.push_back("schedule: " + Sch.str(K, S));
   DK.Header.push_back(launchLine(DK));
+  // More than a kernel may declare statically: one dynamic array.
+  if (DK.sharedBytes() > StaticSharedLimit && !DK.Shared.empty()) {
+    const Buffer &Last = DK.Shared.back();
+    DK.DynamicShared = DK.sharedOffsets().back() + (Last.bytes() + 15) / 16 * 16;
+  }
   DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
-                      " bytes of shared memory, " + std::to_string(RegCount) +
+                      " bytes of shared memory" +
+                      (DK.DynamicShared ? " (allocated at launch)" : "") +
+                      ", " + std::to_string(RegCount) +
                       " output" + (RegCount == 1 ? "" : "s") +
                       " in registers per thread");
   return DK;

@@ -33,6 +33,10 @@ struct Spelling {
   /// Vector loads go through vloadN (OpenCL) rather than a cast of the
   /// element's address to a pointer to the vector type (CUDA).
   bool VectorBuiltin;
+  /// Shared buffers past the static limit are carved from one array whose
+  /// size the launch gives (CUDA's extern __shared__); OpenCL declares
+  /// them as they are.
+  bool DynamicShared;
 };
 
 const Spelling CudaSpelling = {
@@ -58,7 +62,7 @@ const Spelling CudaSpelling = {
     "static __device__ __forceinline__ void loopy_atomic_add(idx *p, idx v) {\n"
     "  atomicAdd((unsigned long long *)p, (unsigned long long)v);\n"
     "}\n",
-    true, true, false};
+    true, true, false, true};
 
 const Spelling OpenCLSpelling = {
     "__kernel void",
@@ -99,7 +103,7 @@ const Spelling OpenCLSpelling = {
     "loopy_atomic_add(volatile __global int *p, int v) { atomic_add(p, v); }\n"
     "static inline void __attribute__((overloadable))\n"
     "loopy_atomic_add(volatile __global long *p, long v) { atom_add(p, v); }\n",
-    false, false, true};
+    false, false, true, false};
 
 
 class Printer {
@@ -168,7 +172,29 @@ void Printer::kernel(const DeviceKernel &DK) {
     OS << "const " << Index << " " << B.Name << " = "
        << (B.Block ? Sp.BlockIdx[A] : Sp.ThreadIdx[A]) << ";\n";
   }
+  if (DK.DynamicShared && Sp.DynamicShared) {
+    indent();
+    OS << "extern " << Sp.Shared << "__align__(16) unsigned char loopy_shared[]; // "
+       << DK.DynamicShared << " bytes, allocated at launch\n";
+    std::vector<long> Off = DK.sharedOffsets();
+    for (size_t I = 0; I < DK.Shared.size(); ++I) {
+      // A pointer to the buffer's rows: subscripts read as they would on
+      // the array.
+      const Buffer &B = DK.Shared[I];
+      std::string Rows;
+      for (size_t D = 1; D < B.Dims.size(); ++D)
+        Rows += "[" + std::to_string(B.Dims[D]) + "]";
+      std::string T = cTypeName(B.Type);
+      std::string Ptr = Rows.empty() ? T + " *" : T + " (*)" + Rows;
+      indent();
+      OS << (Rows.empty() ? T + " *" + B.Name : T + " (*" + B.Name + ")" + Rows)
+         << " = reinterpret_cast<" << Ptr << ">(loopy_shared + " << Off[I]
+         << "); // " << B.Comment << "\n";
+    }
+  }
   for (const Buffer &B : DK.Shared) {
+    if (DK.DynamicShared && Sp.DynamicShared)
+      break;
     indent();
     OS << Sp.Shared;
     if (B.Align && Sp.AlignPrefix)

@@ -156,6 +156,7 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
   PlannerOptions PO;
   PO.MinThreads = Opts.MinThreads;
   PO.MinBlocks = Opts.MinBlocks;
+  PO.MaxSharedBytes = Opts.MaxSharedBytes;
   unsigned Passed = 0, Failed = 0;
   for (size_t KI = 0; KI < Kernels.size(); ++KI) {
     const Kernel &K = Kernels[KI];

@@ -82,6 +82,7 @@ static std::string programJson(const device::DeviceProgram &P,
     for (int D = 0; D < 3; ++D)
       OS << (D ? ", " : "") << jsonString(K.GridIsl[D]);
     OS << "],\n      \"shared_bytes\": " << K.sharedBytes()
+       << ",\n      \"dynamic_shared_bytes\": " << K.DynamicShared
        << ",\n      \"aligned_arrays\": {";
     for (size_t A = 0; A < K.Aligned.size(); ++A)
       OS << (A ? ", " : "") << jsonString(K.Aligned[A].first) << ": "
@@ -96,6 +97,7 @@ static PlannerOptions plannerOptions(const CompileOptions &Opts) {
   PlannerOptions PO;
   PO.MinThreads = Opts.MinThreads;
   PO.MinBlocks = Opts.MinBlocks;
+  PO.MaxSharedBytes = Opts.MaxSharedBytes;
   return PO;
 }
 

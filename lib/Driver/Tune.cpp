@@ -132,6 +132,7 @@ int tuneKernels(const ast::Module &M, const std::vector<Kernel> &Kernels,
   TO.DbPath = Opts.Db;
   TO.Planner.MinThreads = Opts.MinThreads;
   TO.Planner.MinBlocks = Opts.MinBlocks;
+  TO.Planner.MaxSharedBytes = Opts.MaxSharedBytes;
   TO.Plant = Opts.Plant;
   if (&Err == &std::cerr && isatty(STDERR_FILENO))
     TO.Progress = &Err;

@@ -50,6 +50,7 @@ std::vector<gpu::Launch> programLaunches(isl::ctx Ctx, const DeviceProgram &P,
       continue;
     gpu::Launch L;
     L.Function = DK.Name;
+    L.DynamicShared = static_cast<unsigned>(DK.DynamicShared);
     for (int A = 0; A < 3; ++A) {
       L.Grid[A] = static_cast<unsigned>(Grid[A]);
       L.Block[A] = static_cast<unsigned>(DK.BlockDim[A]);

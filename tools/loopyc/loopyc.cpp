@@ -82,6 +82,10 @@ int run(int argc, char **argv) {
        cxxopts::value<long>()->default_value("32"), "N")
       ("min-blocks", "planner: at least this many blocks, where sizes are fixed",
        cxxopts::value<long>()->default_value("1"), "N")
+      ("max-shared", "planner: at most this many bytes of shared memory per "
+                     "block; past 49152 they are allocated at launch, with "
+                     "the kernel opted in (sm_90 allows 232448)",
+       cxxopts::value<long>()->default_value("49152"), "BYTES")
       ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
@@ -217,6 +221,13 @@ int run(int argc, char **argv) {
   }
   Opts.MinThreads = R["min-threads"].as<long>();
   Opts.MinBlocks = R["min-blocks"].as<long>();
+  Opts.MaxSharedBytes = R["max-shared"].as<long>();
+  if (Opts.MaxSharedBytes < 0 || Opts.MaxSharedBytes > 232448) {
+    std::cerr << "loopyc: error: --max-shared=" << Opts.MaxSharedBytes
+              << " is outside 0 to 232448 bytes, the most an sm_90 block "
+                 "may opt in to\n";
+    return 1;
+  }
   // -D NAME=VALUE and --param NAME=VALUE: one value per name.
   auto Values = [&](const char *Opt, const char *Flag,
                     std::map<std::string, long> &Into) {

@@ -86,6 +86,10 @@ struct IdBinding {
   Axis Ax;
 };
 
+/// The shared memory a CUDA kernel may declare statically; more must be
+/// allocated at launch, with the function opted in.
+constexpr long StaticSharedLimit = 48 * 1024;
+
 struct DeviceKernel {
   std::string Name;
   /// Lines of the header comment: kernel, schedule, launch, resources.
@@ -116,7 +120,14 @@ struct DeviceKernel {
   /// Arrays the kernel reads as vectors, with the alignment in bytes their
   /// base pointers need (memory from cuMemAlloc always has it).
   std::vector<std::pair<std::string, long>> Aligned;
+  /// Bytes of shared memory the launch allocates, where the buffers are
+  /// more than the 48 KiB a kernel may declare (0 otherwise). The buffers
+  /// are then carved from one dynamic array, each at a multiple of 16
+  /// bytes, and the launcher opts the function in to that much.
+  long DynamicShared = 0;
   long sharedBytes() const;
+  /// The offset of each shared buffer in the dynamic array, in order.
+  std::vector<long> sharedOffsets() const;
 };
 
 /// What one variant lowers to: a kernel per statement, run in order.

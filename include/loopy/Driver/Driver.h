@@ -64,6 +64,7 @@ struct CompileOptions {
   /// Planner constraints: threads per block at least, blocks at least.
   long MinThreads = 32;
   long MinBlocks = 1;
+  long MaxSharedBytes = 48 * 1024; // per block; more is allocated at launch
   /// Bound on isl's work per kernel (0: unlimited).
   unsigned long IslMaxOperations = 20000000;
 };
