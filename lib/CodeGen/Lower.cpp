@@ -56,7 +56,7 @@ std::vector<long> DeviceKernel::sharedOffsets() const {
   long Off = 0;
   for (const Buffer &B : Shared) {
     Out.push_back(Off);
-    Off += (B.bytes() + 15) / 16 * 16;
+    Off += dynamicSharedSlot(B.bytes());
   }
   return Out;
 }
@@ -291,8 +291,6 @@ private:
   std::vector<std::string> ParamNames;
   unsigned NumSizes = 0;
   isl::space Params;
-  /// { [sizes] : each size fixed at compile time has its value }
-  isl::set FixedSizes;
   std::vector<const IndexMap *> GridMaps;   // register dimensions, in order
   std::vector<const IndexMap *> SeqOutputs; // block-uniform loops
   const IndexMap *Tiled = nullptr;
@@ -335,35 +333,41 @@ std::string Lowering::fresh(const std::string &Base) {
   return N;
 }
 
-/// \p X with each parameter named in \p Fixed set to its value and
-/// projected out.
+/// \p X with each parameter named in \p Fixed set to its value (which
+/// need not fit an int) and projected out.
 template <typename T, typename Find, typename Fix, typename Project>
-static T *substitute(T *X, const std::map<std::string, long> &Fixed,
+static T *substitute(T *X, isl_ctx *C, const std::map<std::string, long> &Fixed,
                      Find FindDim, Fix FixDim, Project ProjectOut) {
   for (const auto &[Name, Value] : Fixed) {
     int P = FindDim(X, isl_dim_param, Name.c_str());
     if (P >= 0)
-      X = ProjectOut(FixDim(X, isl_dim_param, P, Value), isl_dim_param, P, 1);
+      X = ProjectOut(FixDim(X, isl_dim_param, P,
+                            isl_val_int_from_si(C, Value)),
+                     isl_dim_param, P, 1);
   }
   return X;
 }
 
 isl::set Lowering::fixSizes(isl::set X) const {
-  return isl::manage(substitute(X.release(), K.Fixed, isl_set_find_dim_by_name,
-                                isl_set_fix_si, isl_set_project_out));
+  isl_ctx *C = isl_set_get_ctx(X.get());
+  return isl::manage(substitute(X.release(), C, K.Fixed,
+                                isl_set_find_dim_by_name, isl_set_fix_val,
+                                isl_set_project_out));
 }
 
 isl::map Lowering::fixSizes(isl::map X) const {
-  return isl::manage(substitute(X.release(), K.Fixed, isl_map_find_dim_by_name,
-                                isl_map_fix_si, isl_map_project_out));
+  isl_ctx *C = isl_map_get_ctx(X.get());
+  return isl::manage(substitute(X.release(), C, K.Fixed,
+                                isl_map_find_dim_by_name, isl_map_fix_val,
+                                isl_map_project_out));
 }
 
 isl::pw_aff Lowering::fixSizes(isl::pw_aff X) const {
   if (K.Fixed.empty())
     return X;
-  // The gist substitutes the context's equalities; the fixed sizes are
-  // then unused.
-  isl_pw_aff *R = isl_pw_aff_gist_params(X.release(), FixedSizes.copy());
+  // The gist substitutes the context's equalities (the kernel's context
+  // holds each fixed size's value); the fixed sizes are then unused.
+  isl_pw_aff *R = isl_pw_aff_gist_params(X.release(), K.Context.copy());
   return isl::manage(isl_pw_aff_drop_unused_params(R));
 }
 
@@ -444,14 +448,6 @@ bool Lowering::setUp(std::string &Error) {
     if (!K.Fixed.count(N))
       ParamNames.push_back(N);
   NumSizes = ParamNames.size();
-  FixedSizes = isl::manage(isl_set_from_params(K.Context.copy())).params();
-  for (unsigned P = 0; P < K.ParamNames.size(); ++P) {
-    auto It = K.Fixed.find(K.ParamNames[P]);
-    FixedSizes = It == K.Fixed.end()
-                     ? FixedSizes
-                     : isl::manage(isl_set_fix_si(FixedSizes.release(),
-                                                  isl_dim_param, P, It->second));
-  }
   for (int A = 0; A < 3; ++A)
     if (!BlockId[A].empty())
       ParamNames.push_back(BlockId[A]);
@@ -1909,7 +1905,7 @@ std::optional<LoweringFigures> Lowering::figures(std::string &Error) {
   if (F.SharedBytes > StaticSharedLimit) {
     F.SharedBytes = 0;
     for (long B : Buffers)
-      F.SharedBytes += (B + 15) / 16 * 16;
+      F.SharedBytes += dynamicSharedSlot(B);
   }
   return F;
 }
@@ -2139,7 +2135,7 @@ std::optional<DeviceKernel> Lowering::run(std::string &Error) {
   // More than a kernel may declare statically: one dynamic array.
   if (DK.sharedBytes() > StaticSharedLimit && !DK.Shared.empty()) {
     const Buffer &Last = DK.Shared.back();
-    DK.DynamicShared = DK.sharedOffsets().back() + (Last.bytes() + 15) / 16 * 16;
+    DK.DynamicShared = DK.sharedOffsets().back() + dynamicSharedSlot(Last.bytes());
   }
   DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
                       " bytes of shared memory" +

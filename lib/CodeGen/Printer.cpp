@@ -194,7 +194,7 @@ void Printer::kernel(const DeviceKernel &DK) {
   }
   for (const Buffer &B : DK.Shared) {
     if (DK.DynamicShared && Sp.DynamicShared)
-      break;
+      break; // declared above
     indent();
     OS << Sp.Shared;
     if (B.Align && Sp.AlignPrefix)

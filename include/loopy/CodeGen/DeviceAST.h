@@ -89,6 +89,9 @@ struct IdBinding {
 /// The shared memory a CUDA kernel may declare statically; more must be
 /// allocated at launch, with the function opted in.
 constexpr long StaticSharedLimit = 48 * 1024;
+/// The bytes a shared buffer takes in the dynamic array: its own, rounded
+/// up to the 16 bytes each buffer is aligned to.
+constexpr long dynamicSharedSlot(long Bytes) { return (Bytes + 15) / 16 * 16; }
 
 struct DeviceKernel {
   std::string Name;
