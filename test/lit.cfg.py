@@ -18,6 +18,7 @@ config.substitutions.append(("%loopy-extract", loopy_extract))
 if os.path.exists(loopy_extract):
     config.available_features.add("loopy-extract")
 config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%loopy_src", config.loopy_src_root))
 config.substitutions.append(("%examples", os.path.join(config.loopy_src_root, "examples")))
 config.substitutions.append(("FileCheck", config.filecheck))
 # LLVM's `not` fails when the command crashes, so an expected error can
