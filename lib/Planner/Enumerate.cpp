@@ -14,7 +14,8 @@
 //    across blocks of x (so that long reductions with few outputs, and
 //    full reductions, fill the GPU);
 //  - with a tiled reduction (or none), every subset of the reads staged in
-//    shared memory.
+//    shared memory, leaving out reads whose subscripts use no index (one
+//    element for the whole kernel).
 // Resource constraints prune it; the cost model ranks it.
 //
 //===----------------------------------------------------------------------===//
@@ -200,6 +201,20 @@ void enumerateFamily(const Kernel &K, const Statement &S,
   for (const std::vector<unsigned> &Red : loopOrders(S.ReductionIndices))
     AddChoices(Red);
 
+  // Reads worth staging: a read whose subscripts use no index is one
+  // element for the whole kernel, which every thread reads alike from the
+  // cache; staging it would only add a load and a barrier.
+  std::vector<unsigned> Stageable;
+  for (unsigned R = 0; R < S.Reads.size() && Stageable.size() < 4; ++R) {
+    const Access &A = S.Reads[R];
+    bool UsesIndex = false;
+    for (unsigned D = 0; D < K.Args[A.Arg].rank() && !UsesIndex; ++D)
+      for (unsigned I = 0; I < S.Indices.size() && !UsesIndex; ++I)
+        UsesIndex = accessUses(A.Relation, D, I);
+    if (UsesIndex)
+      Stageable.push_back(R);
+  }
+
   // The sequential output loops, outermost, in every order too.
   for (const std::vector<unsigned> &SeqOrder : loopOrders(SeqOut))
   for (const auto &GM : GridMaps)
@@ -215,25 +230,28 @@ void enumerateFamily(const Kernel &K, const Statement &S,
         Sch.Maps.push_back(*It);
       for (const IndexMap &M : RC.Maps)
         Sch.Maps.push_back(M);
+      // A statement without indices runs once, on one thread: the thread
+      // constraints cannot apply to it.
       long T = Sch.totalThreads();
-      if (T < Opts.MinThreads || T > Opts.MaxThreads || T % 32 != 0)
+      if (!S.Indices.empty() &&
+          (T < Opts.MinThreads || T > Opts.MaxThreads || T % 32 != 0))
         continue;
       if (Sch.registerOutputs() > Opts.MaxRegisterOutputs)
         continue;
       if (!validateSchedule(Sch, K, S).empty())
         continue;
-      if (!RC.OnlyAllStaged || S.Reads.empty())
+      if (!RC.OnlyAllStaged || Stageable.empty())
         Out.push_back(Sch);
-      if (!RC.CanPrefetch || S.Reads.empty())
+      if (!RC.CanPrefetch || Stageable.empty())
         continue;
-      // Every non-empty subset of the reads, staged.
-      unsigned NR = std::min<size_t>(S.Reads.size(), 4);
+      // Every non-empty subset of the reads worth staging (the first four).
+      unsigned NR = Stageable.size();
       unsigned All = (1u << NR) - 1;
       for (unsigned Mask = RC.OnlyAllStaged ? All : 1; Mask <= All; ++Mask) {
         Schedule P = Sch;
         for (unsigned R = 0; R < NR; ++R)
           if (Mask & (1u << R))
-            P.Prefetch.push_back(R);
+            P.Prefetch.push_back(Stageable[R]);
         Out.push_back(P);
         // Register-tiled variants staging every read, also with the next
         // tile's loads overlapping this tile's work.
