@@ -191,6 +191,9 @@ private:
   /// The block's shape, which the facts in LoweringCache::Block follow.
   std::string blockKey() const;
   bool buildDomains(std::string &Error);
+  /// The block's iterations { S[indices] } for fixed block ids, tile and
+  /// sequential outputs, built from the block's shape alone.
+  isl::set blockIterations() const;
   bool buildStages(std::string &Error);
   void layOut(Stage &St, const Access &Acc, long ElemBytes) const;
   long loadVector(const Stage &St, const Argument &A) const;
@@ -301,6 +304,9 @@ private:
   std::vector<std::string> RegNames;
 
   isl::set Context;
+  /// The kernel's context with the block ids' lower bounds: what the
+  /// block-shape facts may assume (no thread ids, no block id bounds).
+  isl::set BlockContext;
   isl::set Ext;      // { S[indices, regs] } of Update / Compute
   isl::set OutDom;   // { S_out[outputs, regs] } of Init / Write
   std::string TupleUpdate, TupleInit, TupleWrite;
@@ -513,6 +519,12 @@ bool Lowering::setUp(std::string &Error) {
 
   Context = align(isl::manage(isl_set_from_params(K.Context.copy())));
   Context = isl::manage(isl_set_params(Context.release()));
+  BlockContext = Context;
+  for (int A = 0; A < 3; ++A)
+    if (!BlockId[A].empty())
+      BlockContext = addConstraint(
+          BlockContext,
+          {{isl_dim_param, paramPos(BlockContext, BlockId[A]), 1}}, 0, false);
   for (int A = 0; A < 3; ++A) {
     if (!ThreadId[A].empty()) {
       unsigned P = paramPos(Context, ThreadId[A]);
@@ -600,6 +612,37 @@ bool Lowering::buildDomains(std::string &Error) {
   Ext = E.coalesce();
   OutDom = OutDom.coalesce();
   return true;
+}
+
+isl::set Lowering::blockIterations() const {
+  // The facts kept per block shape (footprints, their boxes, the range of
+  // block ids) are computed from this set, never from one split of the
+  // block among threads and registers: the sets would be equal, but isl's
+  // answers (a footprint's box among them) follow how a set is written, so
+  // the facts would depend on which variant asked first.
+  isl::set E = align(S.Domain).intersect_params(BlockContext);
+  auto Param = [&](const std::string &N) { return paramPos(E, N); };
+  // B*b <= o < B*(b + 1) for a tile of B per block.
+  auto InTile = [&](unsigned Pos, unsigned P, long B) {
+    E = addConstraint(E, {{isl_dim_set, Pos, 1}, {isl_dim_param, P, -B}}, 0,
+                      false);
+    E = addConstraint(E, {{isl_dim_set, Pos, -1}, {isl_dim_param, P, B}},
+                      B - 1, false);
+  };
+  for (const IndexMap *M : GridMaps)
+    InTile(tuplePos(M->Index), Param(BlockId[static_cast<int>(M->Ax)]),
+           M->blockTile());
+  for (unsigned I = 0; I < SeqOutputs.size(); ++I)
+    E = addConstraint(E,
+                      {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
+                       {isl_dim_param, Param(SeqParams[I]), -1}},
+                      0, true);
+  if (Tiled)
+    InTile(tuplePos(Tiled->Index), Param(TileParam), Tiled->Tile);
+  if (BlockRed && BlockRed->Chunk)
+    InTile(tuplePos(BlockRed->Index),
+           Param(BlockId[static_cast<int>(BlockRed->Ax)]), BlockRed->Chunk);
+  return E.coalesce();
 }
 
 /// The tiling relations on the tuple space \p Sp of piece \p P: output
@@ -735,12 +778,6 @@ void Lowering::layOut(Stage &St, const Access &Acc, long ElemBytes) const {
 bool Lowering::buildStages(std::string &Error) {
   if (Sch.Prefetch.empty())
     return true;
-  // The block's iterations: every thread's, for fixed block (and tile and
-  // sequential output) coordinates.
-  std::vector<std::string> Threads;
-  for (int A = 0; A < 3; ++A)
-    if (!ThreadId[A].empty())
-      Threads.push_back(ThreadId[A]);
   isl::set BlockIters;
   for (unsigned R : Sch.Prefetch) {
     const Access &Acc = S.Reads[R];
@@ -748,17 +785,11 @@ bool Lowering::buildStages(std::string &Error) {
     LoweringCache::Staged &Known = Facts->Reads[R];
     if (Known.Footprint.is_null()) {
       if (BlockIters.is_null())
-        BlockIters = eliminateParams(Ext, Threads);
-      isl::map Rel = align(Acc.Relation);
-      // Pad the access to the extended tuple: registers do not change it.
-      isl_map *M = isl_map_add_dims(Rel.release(), isl_dim_in, GridMaps.size());
-      M = isl_map_set_tuple_name(M, isl_dim_in, TupleUpdate.c_str());
-      isl::set BI = isl::manage(
-          isl_set_set_tuple_name(BlockIters.copy(), TupleUpdate.c_str()));
-      // Without the parameters it does not involve (the thread ids), it
-      // serves splits with other thread ids.
+        BlockIters = blockIterations();
+      // Without the parameters it does not involve, it serves every split
+      // of the block.
       Known.Footprint = isl::manage(isl_set_drop_unused_params(
-          BI.apply(isl::manage(M)).coalesce().release()));
+          BlockIters.apply(align(Acc.Relation)).coalesce().release()));
       Known.Box = fixedBox(Known.Footprint);
     }
     isl::set F = align(Known.Footprint);
@@ -1818,7 +1849,7 @@ void Lowering::boundBlocks() {
     if (BlockId[A].empty())
       continue;
     if (!Facts->Bounded) {
-      isl_set *P = isl_set_params(Ext.copy());
+      isl_set *P = isl_set_params(blockIterations().release());
       P = isl_set_from_params(P);
       unsigned Pos = paramPos(isl::manage_copy(P), BlockId[A]);
       P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
