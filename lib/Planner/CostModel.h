@@ -9,7 +9,7 @@
 #ifndef LOOPY_PLANNER_COSTMODEL_H
 #define LOOPY_PLANNER_COSTMODEL_H
 
-#include "loopy/CodeGen/Lower.h"
+#include "loopy/CodeGen/Figures.h"
 #include "loopy/IR/Kernel.h"
 #include "loopy/Planner/Schedule.h"
 

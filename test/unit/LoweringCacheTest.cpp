@@ -28,9 +28,9 @@ std::vector<std::string> lowerAll(const Kernel &K,
   LoweringCache One;
   for (size_t I : Order) {
     LoweringCache Own;
-    std::string Error;
-    auto P = lowerKernel(K, Vs[I].Schedules, Error, Shared ? &One : &Own);
-    Out[I] = P ? printProgram(*P, Dialect::CUDA) : "failed: " + Error;
+    auto P = lowerKernel(K, Vs[I].Schedules, Shared ? &One : &Own);
+    Out[I] = P ? printProgram(*P, Dialect::CUDA)
+               : "failed: " + P.failure().Message;
   }
   return Out;
 }

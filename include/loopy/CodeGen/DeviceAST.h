@@ -131,6 +131,8 @@ struct DeviceKernel {
   long sharedBytes() const;
   /// The offset of each shared buffer in the dynamic array, in order.
   std::vector<long> sharedOffsets() const;
+  /// The header line that gives the launch configuration.
+  std::string launchLine() const;
 };
 
 /// What one variant lowers to: a kernel per statement, run in order.
