@@ -1,6 +1,6 @@
 //===- Addressing.cpp - Global array elements as C subscripts -------------===//
 #include "Addressing.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/aff.h>
 #include <isl/ast_build.h>

@@ -10,7 +10,7 @@
 #ifndef LOOPY_LIB_CODEGEN_ADDRESSING_H
 #define LOOPY_LIB_CODEGEN_ADDRESSING_H
 
-#include "loopy/CodeGen/Mapping.h"
+#include "loopy/Schedule/Mapping.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 //===- AstToDevice.cpp - isl's AST as device nodes ------------------------===//
 #include "AstToDevice.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/ast.h>
 #include <isl/id.h>

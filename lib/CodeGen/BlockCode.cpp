@@ -4,7 +4,7 @@
 #include "CooperativeLoads.h"
 #include "LoopNests.h"
 #include "ThreadCode.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/ast.h>
 #include <isl/ast_build.h>

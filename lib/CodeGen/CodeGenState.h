@@ -11,9 +11,9 @@
 #define LOOPY_LIB_CODEGEN_CODEGENSTATE_H
 
 #include "Addressing.h"
-#include "loopy/CodeGen/Footprint.h"
-#include "loopy/CodeGen/LoweringCache.h"
-#include "loopy/CodeGen/Mapping.h"
+#include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/LoweringCache.h"
+#include "loopy/Schedule/Mapping.h"
 
 #include <isl/cpp.h>
 

@@ -1,7 +1,7 @@
 //===- CooperativeLoads.cpp - A block's threads fill a stage --------------===//
 #include "CooperativeLoads.h"
 #include "StatementText.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/aff.h>
 #include <isl/ast.h>

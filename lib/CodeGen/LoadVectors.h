@@ -10,8 +10,8 @@
 #ifndef LOOPY_LIB_CODEGEN_LOADVECTORS_H
 #define LOOPY_LIB_CODEGEN_LOADVECTORS_H
 
-#include "loopy/CodeGen/Footprint.h"
-#include "loopy/CodeGen/Mapping.h"
+#include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/Mapping.h"
 
 #include <vector>
 

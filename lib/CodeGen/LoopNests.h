@@ -10,7 +10,7 @@
 #ifndef LOOPY_LIB_CODEGEN_LOOPNESTS_H
 #define LOOPY_LIB_CODEGEN_LOOPNESTS_H
 
-#include "loopy/CodeGen/LoweringCache.h"
+#include "loopy/Schedule/LoweringCache.h"
 
 #include <isl/cpp.h>
 

@@ -31,8 +31,8 @@
 #include "KernelSignature.h"
 #include "LoadVectors.h"
 #include "SplitReduction.h"
-#include "loopy/CodeGen/Footprint.h"
-#include "loopy/CodeGen/Mapping.h"
+#include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/Mapping.h"
 #include "loopy/Support/Isl.h"
 
 #include <isl/ctx.h>

@@ -1,7 +1,7 @@
 //===- SplitReduction.cpp - The kernel before a split reduction -----------===//
 #include "SplitReduction.h"
 #include "ThreadCode.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/aff.h>
 #include <isl/val.h>

@@ -1,7 +1,7 @@
 //===- StatementText.cpp - The C text of a statement instance -------------===//
 #include "StatementText.h"
 #include "loopy/CodeGen/DeviceAST.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/aff.h>
 #include <isl/ast_build.h>

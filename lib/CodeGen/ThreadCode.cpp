@@ -3,7 +3,7 @@
 #include "AstToDevice.h"
 #include "LoopNests.h"
 #include "StatementText.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/ast.h>
 #include <isl/ast_build.h>

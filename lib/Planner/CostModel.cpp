@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 #include "loopy/Planner/Planner.h"
 
 #include <isl/aff.h>

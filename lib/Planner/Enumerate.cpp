@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
-#include "loopy/CodeGen/IslUtil.h"
-#include "loopy/CodeGen/Figures.h"
+#include "loopy/Schedule/IslUtil.h"
+#include "loopy/Schedule/Figures.h"
 #include "loopy/Planner/Planner.h"
 
 #include <algorithm>

@@ -13,9 +13,9 @@
 #define LOOPY_CODEGEN_LOWER_H
 
 #include "loopy/CodeGen/DeviceAST.h"
-#include "loopy/CodeGen/LoweringCache.h"
+#include "loopy/Schedule/LoweringCache.h"
 #include "loopy/IR/Kernel.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
 #include "loopy/Support/Expected.h"
 
 #include <vector>

@@ -17,12 +17,12 @@
 // uses, and blockGrid gives the grid from those bounds.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_CODEGEN_MAPPING_H
-#define LOOPY_CODEGEN_MAPPING_H
+#ifndef LOOPY_SCHEDULE_MAPPING_H
+#define LOOPY_SCHEDULE_MAPPING_H
 
-#include "loopy/CodeGen/LoweringCache.h"
+#include "loopy/Schedule/LoweringCache.h"
 #include "loopy/IR/Kernel.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
 #include "loopy/Support/Expected.h"
 
 #include <isl/cpp.h>

@@ -7,11 +7,11 @@
 // shared buffer holds, and the buffer's layout.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_CODEGEN_FOOTPRINT_H
-#define LOOPY_CODEGEN_FOOTPRINT_H
+#ifndef LOOPY_SCHEDULE_FOOTPRINT_H
+#define LOOPY_SCHEDULE_FOOTPRINT_H
 
-#include "loopy/CodeGen/LoweringCache.h"
-#include "loopy/CodeGen/Mapping.h"
+#include "loopy/Schedule/LoweringCache.h"
+#include "loopy/Schedule/Mapping.h"
 #include "loopy/Support/Expected.h"
 
 #include <optional>

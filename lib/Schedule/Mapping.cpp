@@ -5,8 +5,8 @@
 // block ids (boundBlocks) and the grid they give (blockGrid).
 //
 //===----------------------------------------------------------------------===//
-#include "loopy/CodeGen/Mapping.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/Mapping.h"
+#include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Diagnostics.h"
 
 #include <isl/aff.h>

@@ -8,8 +8,8 @@
 // never depends on which lowering filled the cache first.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_CODEGEN_LOWERINGCACHE_H
-#define LOOPY_CODEGEN_LOWERINGCACHE_H
+#ifndef LOOPY_SCHEDULE_LOWERINGCACHE_H
+#define LOOPY_SCHEDULE_LOWERINGCACHE_H
 
 #include <isl/cpp.h>
 

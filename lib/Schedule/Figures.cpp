@@ -1,8 +1,7 @@
 //===- Figures.cpp - What a schedule needs, without its code --------------===//
-#include "loopy/CodeGen/Figures.h"
-#include "loopy/CodeGen/DeviceAST.h"
-#include "loopy/CodeGen/Footprint.h"
-#include "loopy/CodeGen/Mapping.h"
+#include "loopy/Schedule/Figures.h"
+#include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/Mapping.h"
 
 namespace loopy {
 
@@ -42,10 +41,10 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
   // (DeviceKernel::sharedOffsets).
   for (long B : Buffers)
     F.SharedBytes += B;
-  if (F.SharedBytes > device::StaticSharedLimit) {
+  if (F.SharedBytes > StaticSharedLimit) {
     F.SharedBytes = 0;
     for (long B : Buffers)
-      F.SharedBytes += device::dynamicSharedSlot(B);
+      F.SharedBytes += dynamicSharedSlot(B);
   }
   return F;
 }

@@ -6,18 +6,25 @@
 // no code.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_CODEGEN_FIGURES_H
-#define LOOPY_CODEGEN_FIGURES_H
+#ifndef LOOPY_SCHEDULE_FIGURES_H
+#define LOOPY_SCHEDULE_FIGURES_H
 
-#include "loopy/CodeGen/LoweringCache.h"
+#include "loopy/Schedule/LoweringCache.h"
 #include "loopy/IR/Kernel.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
 #include "loopy/Support/Expected.h"
 
 #include <string>
 #include <vector>
 
 namespace loopy {
+
+/// The shared memory a CUDA kernel may declare statically; more must be
+/// allocated at launch, with the function opted in.
+constexpr long StaticSharedLimit = 48 * 1024;
+/// The bytes a shared buffer takes in the dynamic array: its own, rounded
+/// up to the 16 bytes each buffer is aligned to.
+constexpr long dynamicSharedSlot(long Bytes) { return (Bytes + 15) / 16 * 16; }
 
 /// What lowering would need, without generating code: shared memory
 /// bytes (from the footprints' boxes) and the grid as C expressions.

@@ -1,6 +1,6 @@
 //===- Footprint.cpp - Staged reads: footprints, boxes, buffers -----------===//
-#include "loopy/CodeGen/Footprint.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Diagnostics.h"
 
 #include <isl/aff.h>
