@@ -11,7 +11,8 @@ Addressing buildAddressing(const StatementMapping &M) {
   const Kernel &K = *M.K;
   Addressing Out;
   Out.K = &K;
-  isl_ast_build *B = isl_ast_build_from_context(M.Context.copy());
+  isl::ast_build Build = isl::ast_build::from_context(M.Context);
+  isl_ast_build *B = Build.get();
   for (const Argument &A : K.Args) {
     std::vector<std::string> Ext, Str;
     auto Text = [&](const isl::aff &X) {
@@ -41,7 +42,6 @@ Addressing buildAddressing(const StatementMapping &M) {
     }
     Out.Strides.push_back(Str);
   }
-  isl_ast_build_free(B);
   return Out;
 }
 

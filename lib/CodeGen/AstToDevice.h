@@ -21,7 +21,7 @@ namespace loopy {
 /// The nodes of \p N; loops whose iterator is in \p Unrolled print with
 /// #pragma unroll, and \p User expands each user node.
 device::NodeList
-convertAst(isl_ast_node *N, const std::set<std::string> &Unrolled,
+convertAst(const isl::ast_node &N, const std::set<std::string> &Unrolled,
            const std::function<device::NodeList(isl_ast_node *)> &User);
 
 /// The position in its nest's builds of the instance at user node \p N

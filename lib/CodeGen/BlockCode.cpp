@@ -150,9 +150,9 @@ NodeList blockCode(CodeGenState &G) {
       if (isl_union_map_involves_dims(Sched, isl_dim_param, P, 1) !=
           isl_bool_false)
         continue;
-      isl_id *Name = isl_union_map_get_dim_id(Sched, isl_dim_param, P);
-      int CP = isl_set_find_dim_by_id(UC, isl_dim_param, Name);
-      isl_id_free(Name);
+      isl::id Name =
+          isl::manage(isl_union_map_get_dim_id(Sched, isl_dim_param, P));
+      int CP = isl_set_find_dim_by_id(UC, isl_dim_param, Name.get());
       if (CP >= 0)
         UC = isl_set_project_out(UC, isl_dim_param, CP, 1);
       Sched = isl_union_map_project_out(Sched, isl_dim_param, P, 1);
@@ -164,9 +164,9 @@ NodeList blockCode(CodeGenState &G) {
     // the uniform iterators as parameters, so it needs nothing else.
     std::vector<std::string> UTuples;
     for (const isl::ast_build &B : UN.Builds) {
-      isl_map *M = isl_map_from_union_map(isl_ast_build_get_schedule(B.get()));
-      UTuples.push_back(isl_map_get_tuple_name(M, isl_dim_in));
-      isl_map_free(M);
+      isl::map S =
+          isl::manage(isl_map_from_union_map(B.get_schedule().release()));
+      UTuples.push_back(isl_map_get_tuple_name(S.get(), isl_dim_in));
     }
     // Convert, expanding uniform user nodes into their thread code.
     isl::set UniformCtx = eliminateParams(M.Ext, Threads).params();
@@ -193,7 +193,7 @@ NodeList blockCode(CodeGenState &G) {
     // Loops and guards convert as everywhere; uniform instances expand into
     // their thread code.
     if (!UN.Tree.is_null())
-      Out = convertAst(UN.Tree.get(), G.PragmaUnroll, Conv);
+      Out = convertAst(UN.Tree, G.PragmaUnroll, Conv);
   }
   // Without uniform loops, the block reduction and Write come last.
   if (!HasUniform && !M.Accs.empty()) {

@@ -97,21 +97,19 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
     A = isl_aff_add_coefficient_si(A, isl_dim_param, NP + D, 1);
     Elem = isl_multi_aff_set_at(Elem, D, A);
   }
-  isl_ast_build *B = isl_ast_build_from_context(BoxCtx.copy());
+  isl::ast_build B = isl::ast_build::from_context(BoxCtx);
   std::vector<std::string> Sub;
   for (unsigned D = 0; D < N; ++D) {
     isl_aff *A =
         isl_aff_project_domain_on_params(isl_multi_aff_get_at(Elem, D));
-    Sub.push_back(exprText(B, isl::manage(isl_pw_aff_from_aff(A))));
+    Sub.push_back(exprText(B.get(), isl::manage(isl_pw_aff_from_aff(A))));
   }
-  isl_set *InFoot = isl_set_preimage_multi_aff(
-      isl_set_align_params(Foot, isl_set_get_space(BoxCtx.get())), Elem);
-  isl_ast_expr *GE = isl_ast_build_expr_from_set(B, isl_set_params(InFoot));
+  isl::set InFoot = isl::manage(isl_set_preimage_multi_aff(
+      isl_set_align_params(Foot, isl_set_get_space(BoxCtx.get())), Elem));
+  isl::ast_expr GE = B.expr_from(InFoot.params());
   std::string Guard;
-  if (isl_ast_expr_get_type(GE) != isl_ast_expr_int)
-    Guard = printAstExpr(GE);
-  isl_ast_expr_free(GE);
-  isl_ast_build_free(B);
+  if (!GE.isa<isl::ast_expr_int>())
+    Guard = printAstExpr(GE.get());
 
   // Text: the linear thread id, the position, its digits, the copy.
   std::string Tid;
@@ -267,13 +265,12 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
   NodeList Out;
   if (Fetch) {
     // The instance's arguments: the sequential outputs, then the tile.
-    isl_ast_expr *Call = isl_ast_node_user_get_expr(User);
-    isl_ast_expr *Arg = isl_ast_expr_get_op_arg(Call, 1 + NO);
+    isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(User));
+    isl::ast_expr Arg =
+        isl::manage(isl_ast_expr_get_op_arg(Call.get(), 1 + NO));
     auto D = std::make_unique<Node>(Node::Kind::Declare);
     D->Iter = G.NextTile;
-    D->Init = printAstExpr(Arg);
-    isl_ast_expr_free(Arg);
-    isl_ast_expr_free(Call);
+    D->Init = printAstExpr(Arg.get());
     auto C = std::make_unique<Node>(Node::Kind::Comment);
     C->Text = "fetch the next tile of the staged reads into registers";
     Out.push_back(std::move(C));

@@ -18,11 +18,9 @@ bool indexFitsIn32Bits(const Kernel &K, const Statement &S) {
     if (!K.Fixed.count(P))
       return false;
   const long Limit = 1L << 30;
-  auto Small = [&](isl_val *V) {
-    bool R = V && isl_val_is_int(V) == isl_bool_true &&
-             std::labs(isl_val_get_num_si(V)) < Limit;
-    isl_val_free(V);
-    return R;
+  auto Small = [&](isl_val *X) {
+    isl::val V = isl::manage(X);
+    return !V.is_null() && V.is_int() && std::labs(V.get_num_si()) < Limit;
   };
   for (auto &[Name, Value] : K.Fixed)
     if (std::labs(Value) >= Limit)
@@ -40,11 +38,10 @@ bool indexFitsIn32Bits(const Kernel &K, const Statement &S) {
     isl_pw_aff *P = isl_pw_aff_from_aff(
         isl_aff_align_params(A.copy(), isl_set_get_space(Ctx.get())));
     P = isl_pw_aff_intersect_params(P, Ctx.copy());
-    isl_val *V = isl_pw_aff_max_val(P);
+    isl::val V = isl::manage(isl_pw_aff_max_val(P));
     std::optional<long> R;
-    if (V && isl_val_is_int(V) == isl_bool_true)
-      R = isl_val_get_num_si(V);
-    isl_val_free(V);
+    if (!V.is_null() && V.is_int())
+      R = V.get_num_si();
     return R;
   };
   for (const Argument &A : K.Args) {

@@ -31,10 +31,7 @@ static long loadVector(const StatementMapping &M, const Stage &St,
     P = isl_pw_aff_align_params(P, isl_set_get_space(M.Context.get()));
     P = isl_pw_aff_intersect_params(P, M.Context.copy());
     P = isl_pw_aff_mod_val(P, isl_val_int_from_si(X, V));
-    isl_set *Off = isl_pw_aff_non_zero_set(P);
-    bool R = isl_set_is_empty(Off) == isl_bool_true;
-    isl_set_free(Off);
-    return R;
+    return isl::manage(isl_pw_aff_non_zero_set(P)).is_empty();
   };
   if (!MultipleOfV(
           M.fixSizes(isl::manage(isl_pw_aff_from_aff(A.Shape[C].copy())))
@@ -54,20 +51,16 @@ static long loadVector(const StatementMapping &M, const Stage &St,
                           YD + "/" + std::to_string(V) + ")"
                     : XD + " = " + YD);
   }
-  isl_set *Foot = isl_set_intersect_params(St.Footprint.copy(),
-                                           isl_set_copy(M.Context.get()));
+  isl::set Foot = St.Footprint.intersect_params(M.Context);
   std::string Name = isl_set_get_tuple_name(St.Footprint.get());
   isl_map *InVector =
       isl_map_read_from_str(X, ("{ " + Name + "[" + Xs + "] -> " + Name + "[" +
                                 Ys + "] : " + Same + " }")
                                    .c_str());
-  InVector = isl_map_align_params(InVector, isl_set_get_space(Foot));
+  InVector = isl_map_align_params(InVector, isl_set_get_space(Foot.get()));
   // Every element of a vector that meets the footprint lies in it.
-  isl_set *Vectors = isl_set_apply(isl_set_copy(Foot), InVector);
-  bool Whole = isl_set_is_subset(Vectors, Foot) == isl_bool_true;
-  isl_set_free(Vectors);
-  isl_set_free(Foot);
-  return Whole ? V : 1;
+  isl::set Vectors = Foot.apply(isl::manage(InVector));
+  return Vectors.is_subset(Foot) ? V : 1;
 }
 
 void chooseLoadVectors(std::vector<Stage> &Stages, const StatementMapping &M,

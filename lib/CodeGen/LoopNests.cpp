@@ -8,7 +8,7 @@
 #include <isl/space.h>
 #include <isl/union_map.h>
 
-#include <cstdlib>
+#include <sstream>
 
 namespace loopy {
 
@@ -31,19 +31,18 @@ const LoweringCache::Nest &loopNest(LoweringCache &Cache,
   isl::ctx Ctx = Schedule.ctx();
   // What isl's result depends on: the schedule, the context and the
   // options (the iterator names and the dimensions to unroll).
-  auto Text = [](char *Str) {
-    std::string T = Str ? Str : "";
-    free(Str);
-    return T;
+  auto Text = [](const auto &X) {
+    std::ostringstream OS;
+    OS << X;
+    return OS.str();
   };
-  std::string Key = Text(isl_union_map_to_str(Schedule.get())) + " | " +
-                    Text(isl_set_to_str(Context.get())) + " |";
+  std::string Key = Text(Schedule) + " | " + Text(Context) + " |";
   for (size_t D = 0; D < Iterators.size(); ++D)
     Key += " " + Iterators[D] + (Unroll[D] ? "!" : "");
   if (const LoweringCache::Nest *N = Cache.findNest(Key))
     return *N;
 
-  isl_ast_build *B = isl_ast_build_from_context(Context.release());
+  isl_ast_build *B = isl::ast_build::from_context(Context).release();
   isl_id_list *Ids = isl_id_list_alloc(Ctx.get(), Iterators.size());
   for (const std::string &N : Iterators)
     Ids = isl_id_list_add(Ids, isl_id_alloc(Ctx.get(), N.c_str(), nullptr));
@@ -63,9 +62,8 @@ const LoweringCache::Nest &loopNest(LoweringCache &Cache,
   B = isl_ast_build_set_options(B, Opt);
   LoweringCache::Nest N;
   B = isl_ast_build_set_at_each_domain(B, atEachDomain, &N.Builds);
-  N.Tree =
-      isl::manage(isl_ast_build_node_from_schedule_map(B, Schedule.release()));
-  isl_ast_build_free(B);
+  isl::ast_build Build = isl::manage(B);
+  N.Tree = Build.node_from_schedule_map(Schedule);
   return Cache.insertNest(Key, std::move(N));
 }
 

@@ -6,7 +6,7 @@
 #include <isl/aff.h>
 #include <isl/val.h>
 
-#include <cstdlib>
+#include <sstream>
 
 namespace loopy {
 
@@ -38,9 +38,9 @@ DeviceKernel zeroOutputsKernel(CodeGenState &G, const DeviceKernel &Main) {
       isl_pw_aff_read_from_str(M.Ctx.get(), Main.GridIsl[A].c_str());
   isl_pw_aff *One = isl_pw_aff_val_on_domain(
       isl_pw_aff_domain(isl_pw_aff_copy(Grid)), isl_val_one(M.Ctx.get()));
-  char *Str = isl_pw_aff_to_str(isl_pw_aff_coalesce(isl_pw_aff_min(Grid, One)));
-  DK.GridIsl[A] = Str ? Str : "1";
-  free(Str);
+  std::ostringstream Text;
+  Text << isl::manage(isl_pw_aff_coalesce(isl_pw_aff_min(Grid, One)));
+  DK.GridIsl[A] = Text.str();
   // Write's domain: every output the statement writes, once (thread 0 of
   // the split axis), in block 0.
   isl::set First = isl::set::universe(M.Params);

@@ -17,10 +17,9 @@ using namespace device;
 /// \p Off, a function of the parameters only, as a function on the
 /// (unnamed) domain of \p X.
 static isl_aff *liftToDomainOf(isl_aff *Off, isl_pw_aff *X) {
-  isl_space *Dom = isl_pw_aff_get_domain_space(X);
-  unsigned N = isl_space_dim(Dom, isl_dim_set);
-  isl_space_free(Dom);
-  return isl_aff_add_dims(Off, isl_dim_in, N);
+  isl::space Dom = isl::manage(isl_pw_aff_get_domain_space(X));
+  return isl_aff_add_dims(Off, isl_dim_in,
+                          isl_space_dim(Dom.get(), isl_dim_set));
 }
 
 static std::string tupleDimText(CodeGenState &G, isl_ast_build *Build,
@@ -63,6 +62,7 @@ static std::string readText(CodeGenState &G, unsigned Read,
     for (const Stage &X : G.Stages)
       if (X.Read == Read)
         St = &X;
+  isl::pw_multi_aff Owned = isl::manage(At);
   std::vector<std::string> Sub;
   unsigned N = isl_pw_multi_aff_dim(At, isl_dim_out);
   for (unsigned D = 0; D < N; ++D) {
@@ -75,7 +75,6 @@ static std::string readText(CodeGenState &G, unsigned Read,
     }
     Sub.push_back(exprText(Build, isl::manage(X)));
   }
-  isl_pw_multi_aff_free(At);
   if (!St)
     return G.Addr.element(S.Reads[Read].Arg, Sub);
   return St->element(Sub);
@@ -186,11 +185,11 @@ static std::string writtenElement(CodeGenState &G, isl_ast_build *Build,
       isl_pw_multi_aff_from_multi_aff(
           M.accessOnTuple(S.Write.Relation, P).release()),
       Iter.copy());
+  isl::pw_multi_aff Owned = isl::manage(At);
   std::vector<std::string> Sub;
   for (int D = 0; D < isl_pw_multi_aff_dim(At, isl_dim_out); ++D)
     Sub.push_back(
         exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(At, D))));
-  isl_pw_multi_aff_free(At);
   return G.Addr.element(S.Write.Arg, Sub);
 }
 

@@ -28,18 +28,12 @@ static Instance instanceAt(CodeGenState &G, isl_ast_build *Build,
   // by membership of the statement's real domain.
   auto Real = G.Guards.find(Tuple);
   if (Real != G.Guards.end()) {
-    isl_set *OnSchedule =
-        isl_set_preimage_pw_multi_aff(Real->second.copy(), Iter.copy());
-    isl_ast_expr *E = isl_ast_build_expr_from_set(Build, OnSchedule);
-    bool True = false;
-    if (isl_ast_expr_get_type(E) == isl_ast_expr_int) {
-      isl_val *V = isl_ast_expr_get_val(E);
-      True = isl_val_is_one(V);
-      isl_val_free(V);
-    }
+    isl::set OnSchedule = Real->second.preimage(Iter);
+    isl::ast_expr E = isl::manage_copy(Build).expr_from(OnSchedule);
+    bool True =
+        E.isa<isl::ast_expr_int>() && E.as<isl::ast_expr_int>().val().is_one();
     if (!True)
-      I.Guard = printAstExpr(E);
-    isl_ast_expr_free(E);
+      I.Guard = printAstExpr(E.get());
   }
   return I;
 }
@@ -100,7 +94,7 @@ static NodeList generate(CodeGenState &G, isl::map Schedule,
     G.Instances.push_back(instanceAt(G, B.get(), Tuple));
   NodeList L;
   if (!N.Tree.is_null())
-    L = convertAst(N.Tree.get(), G.PragmaUnroll, [&G, First](isl_ast_node *U) {
+    L = convertAst(N.Tree, G.PragmaUnroll, [&G, First](isl_ast_node *U) {
       return instanceNodes(G, U, First);
     });
   return L;
