@@ -236,9 +236,10 @@ static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
                        : findVariant(K, Vs, Schedule, Err);
   if (!V)
     throw Error("variant " + quote(Schedule) + ": " + Err);
-  auto Prog = lowerKernel(K, V->Schedules, Err);
+  auto Prog = lowerKernel(K, V->Schedules);
   if (!Prog)
-    throw Error("cannot lower variant " + quote(V->Name) + ": " + Err);
+    throw Error("cannot lower variant " + quote(V->Name) + ": " +
+                Prog.failure().Message);
   return std::move(*Prog);
 }
 

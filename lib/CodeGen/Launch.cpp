@@ -31,30 +31,26 @@ std::vector<unsigned char> scalarArgBytes(DType T, double Float, int64_t Int) {
 
 static long evaluate(isl::ctx Ctx, const std::string &Text,
                      const std::map<std::string, long> &Params) {
-  isl_pw_aff *PA = isl_pw_aff_read_from_str(Ctx.get(), Text.c_str());
-  if (!PA)
+  isl::pw_aff PA =
+      isl::manage(isl_pw_aff_read_from_str(Ctx.get(), Text.c_str()));
+  if (PA.is_null())
     throw std::invalid_argument("malformed grid " + Text);
   // Restrict to the single point of the parameter values.
-  isl_space *Sp = isl_space_params(isl_pw_aff_get_space(PA));
-  isl_set *At = isl_set_universe(isl_space_copy(Sp));
-  for (int P = 0, N = isl_space_dim(Sp, isl_dim_param); P < N; ++P) {
-    std::string Name = isl_space_get_dim_name(Sp, isl_dim_param, P);
+  isl::space Sp = isl::manage(isl_space_params(isl_pw_aff_get_space(PA.get())));
+  isl::set At = isl::set::universe(Sp);
+  for (int P = 0, N = isl_space_dim(Sp.get(), isl_dim_param); P < N; ++P) {
+    std::string Name = isl_space_get_dim_name(Sp.get(), isl_dim_param, P);
     auto It = Params.find(Name);
-    if (It == Params.end()) {
-      isl_space_free(Sp);
-      isl_set_free(At);
-      isl_pw_aff_free(PA);
+    if (It == Params.end())
       throw std::invalid_argument("the grid needs a value for " + Name);
-    }
-    At = isl_set_fix_si(At, isl_dim_param, P, It->second);
+    At =
+        isl::manage(isl_set_fix_si(At.release(), isl_dim_param, P, It->second));
   }
-  isl_space_free(Sp);
-  PA = isl_pw_aff_intersect_params(PA, At);
-  isl_val *V = isl_pw_aff_max_val(PA);
+  isl::val V =
+      isl::manage(isl_pw_aff_max_val(PA.intersect_params(At).release()));
   long R = 0; // no piece covers the values: nothing to launch
-  if (V && isl_val_is_int(V) == isl_bool_true)
-    R = isl_val_get_num_si(V);
-  isl_val_free(V);
+  if (!V.is_null() && V.is_int())
+    R = V.get_num_si();
   return R < 0 ? 0 : R;
 }
 

@@ -244,10 +244,10 @@ int emitDeviceCode(const std::vector<Kernel> &Kernels,
       Diags.error("--variant=" + Opts.Variant + ": " + Error);
       return 1;
     }
-    auto P = lowerKernel(K, V->Schedules, Error);
+    auto P = lowerKernel(K, V->Schedules);
     if (!P) {
       Diags.error("cannot lower variant " + quote(V->Name) + " of kernel " +
-                  quote(K.Name) + ": " + Error);
+                  quote(K.Name) + ": " + P.failure().Message);
       return 1;
     }
     if (Opts.Emit == EmitKind::JSON) {

@@ -92,9 +92,12 @@ std::vector<LoweredVariant> lowerInParallel(const KernelSource &Src,
           continue;
         }
         try {
-          Out[I].Program = lowerKernel(Kernels[KernelIdx],
-                                       Vs[Pick[I]].Schedules, Out[I].Error,
-                                       &Cache);
+          auto P = lowerKernel(Kernels[KernelIdx], Vs[Pick[I]].Schedules,
+                               &Cache);
+          if (P)
+            Out[I].Program = std::move(*P);
+          else
+            Out[I].Error = P.failure().Message;
         } catch (isl::exception &E) {
           Out[I].Error = std::string("isl: ") + E.what();
         }

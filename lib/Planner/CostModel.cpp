@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 #include "loopy/Planner/Planner.h"
 
 #include <isl/aff.h>
@@ -52,20 +52,22 @@ std::vector<double> extents(const Kernel &K, const Statement &S) {
   std::vector<double> E;
   for (unsigned I = 0; I < S.Indices.size(); ++I) {
     double Ext = 1024;
-    isl_pw_aff *Lo = isl_set_dim_min(D.copy(), I);
-    isl_pw_aff *Hi = isl_set_dim_max(D.copy(), I);
-    if (Lo && Hi && isl_pw_aff_is_cst(Lo) == isl_bool_true &&
-        isl_pw_aff_is_cst(Hi) == isl_bool_true) {
-      auto Val = [](isl_pw_aff *PA) {
+    // An unbounded index has no minimum or maximum: isl's error is the
+    // answer here, and the extent stays the assumed 1024.
+    isl::pw_aff Lo = isl::manage(isl_set_dim_min(D.copy(), I));
+    isl::pw_aff Hi = isl::manage(isl_set_dim_max(D.copy(), I));
+    if (!Lo.is_null() && !Hi.is_null() &&
+        isl_pw_aff_is_cst(Lo.get()) == isl_bool_true &&
+        isl_pw_aff_is_cst(Hi.get()) == isl_bool_true) {
+      auto Val = [](const isl::pw_aff &PA) {
         double V = 0;
         isl_pw_aff_foreach_piece(
-            PA,
+            PA.get(),
             [](isl_set *Dom, isl_aff *A, void *U) -> isl_stat {
-              isl_val *C = isl_aff_get_constant_val(A);
-              *static_cast<double *>(U) = isl_val_get_d(C);
-              isl_val_free(C);
-              isl_aff_free(A);
-              isl_set_free(Dom);
+              isl::set OwnDom = isl::manage(Dom);
+              isl::aff OwnA = isl::manage(A);
+              isl::val C = isl::manage(isl_aff_get_constant_val(OwnA.get()));
+              *static_cast<double *>(U) = isl_val_get_d(C.get());
               return isl_stat_ok;
             },
             &V);
@@ -73,8 +75,6 @@ std::vector<double> extents(const Kernel &K, const Statement &S) {
       };
       Ext = Val(Hi) - Val(Lo) + 1;
     }
-    isl_pw_aff_free(Lo);
-    isl_pw_aff_free(Hi);
     isl_ctx_reset_error(D.ctx().get());
     E.push_back(std::max(1.0, Ext));
   }

@@ -9,9 +9,9 @@
 #ifndef LOOPY_PLANNER_COSTMODEL_H
 #define LOOPY_PLANNER_COSTMODEL_H
 
-#include "loopy/CodeGen/Lower.h"
+#include "loopy/Schedule/Figures.h"
 #include "loopy/IR/Kernel.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
 
 #include <map>
 #include <vector>

@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
-#include "loopy/CodeGen/IslUtil.h"
-#include "loopy/CodeGen/Lower.h"
+#include "loopy/Schedule/IslUtil.h"
+#include "loopy/Schedule/Figures.h"
 #include "loopy/Planner/Planner.h"
 
 #include <algorithm>
@@ -315,7 +315,11 @@ static bool computeFiguresCached(
   if (Cache && It != Cache->end()) {
     LF = It->second;
   } else {
-    LF = analyzeStatement(K, S, Sch, Error, Isl);
+    auto R = analyzeStatement(K, S, Sch, Isl);
+    if (R)
+      LF = std::move(*R);
+    else
+      Error = R.failure().Message;
     if (Cache)
       (*Cache)[Key] = LF;
   }

@@ -229,9 +229,8 @@ std::vector<HostData> CppRoundTrip::runVariants(const Kernel &K,
   std::vector<device::DeviceProgram> Programs;
   std::string Source = printPrelude(Dialect::OpenCL);
   for (size_t I : Pick) {
-    std::string Error;
-    auto P = lowerKernel(K, Vs[I].Schedules, Error);
-    EXPECT_TRUE(P) << Vs[I].Name << ": " << Error;
+    auto P = lowerKernel(K, Vs[I].Schedules);
+    EXPECT_TRUE(P) << Vs[I].Name << ": " << (P ? "" : P.failure().Message);
     if (!P)
       return {};
     if (!Plant.empty()) {

@@ -12,7 +12,8 @@
 #define LOOPY_CODEGEN_DEVICEAST_H
 
 #include "loopy/IR/Expr.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Figures.h"
+#include "loopy/Schedule/Schedule.h"
 
 #include <memory>
 #include <string>
@@ -86,12 +87,10 @@ struct IdBinding {
   Axis Ax;
 };
 
-/// The shared memory a CUDA kernel may declare statically; more must be
-/// allocated at launch, with the function opted in.
-constexpr long StaticSharedLimit = 48 * 1024;
-/// The bytes a shared buffer takes in the dynamic array: its own, rounded
-/// up to the 16 bytes each buffer is aligned to.
-constexpr long dynamicSharedSlot(long Bytes) { return (Bytes + 15) / 16 * 16; }
+// The static limit of shared memory and the dynamic array's slots, which
+// the planner's figures count too.
+using loopy::dynamicSharedSlot;
+using loopy::StaticSharedLimit;
 
 struct DeviceKernel {
   std::string Name;
@@ -131,6 +130,8 @@ struct DeviceKernel {
   long sharedBytes() const;
   /// The offset of each shared buffer in the dynamic array, in order.
   std::vector<long> sharedOffsets() const;
+  /// The header line that gives the launch configuration.
+  std::string launchLine() const;
 };
 
 /// What one variant lowers to: a kernel per statement, run in order.

@@ -1,127 +1,44 @@
 //===- Lower.h - Kernel IR + Schedule to the device AST ---------*- C++ -*-===//
 //
 // lowerStatement takes a checked statement and one schedule for it and
-// produces a DeviceKernel. The block and thread coordinates become isl
-// parameters; isl's AST generator then computes every loop bound, guard
-// and partial tile of the per-thread code, the block-uniform loops (around
-// barriers) and the cooperative shared-memory loads, whose footprints are
-// isl images of the block's iterations under the access relations.
+// produces the DeviceKernels that run it. It is a straight list of steps,
+// each in a file of its own (lib/CodeGen/Lower.cpp lists them): the block
+// and thread coordinates become isl parameters; isl computes every
+// footprint, loop bound, guard and partial tile of the per-thread code,
+// the block-uniform loops (around barriers) and the cooperative
+// shared-memory loads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_CODEGEN_LOWER_H
 #define LOOPY_CODEGEN_LOWER_H
 
 #include "loopy/CodeGen/DeviceAST.h"
+#include "loopy/Schedule/LoweringCache.h"
 #include "loopy/IR/Kernel.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
+#include "loopy/Support/Expected.h"
 
-#include <map>
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace loopy {
 
-/// A fixed-size box that holds a set: Offset (isl text of a multi_aff of
-/// the parameters) and Size per dimension.
-struct FootprintBox {
-  isl::multi_aff Offset;
-  std::vector<long> Size;
-};
-
-/// What isl computed while lowering, kept for later lowerings of the same
-/// kernel. isl objects belong to one context: a cache serves the lowerings
-/// of one thread's kernels only, and goes before their context.
-class LoweringCache {
-public:
-  /// A loop nest, kept by what isl was given: the schedule, the build's
-  /// context and the iterator names (with the dimensions to unroll). The
-  /// variants of one kernel repeat many of them: Init and Write run over
-  /// the same domain, variants that differ only in what they stage repeat
-  /// a register tile, and those that differ only in how threads split a
-  /// block repeat the block-uniform loops. A nest keeps the build at each
-  /// of its instances, from which each lowering prints its own statements.
-  /// Tree's user nodes are annotated with their position in Builds.
-  struct Nest {
-    isl::ast_node Tree;
-    std::vector<isl::ast_build> Builds;
-  };
-  const Nest *findNest(const std::string &Key) const {
-    auto It = Nests.find(Key);
-    return It == Nests.end() ? nullptr : &It->second;
-  }
-  const Nest &insertNest(const std::string &Key, Nest N) {
-    return Nests.insert_or_assign(Key, std::move(N)).first->second;
-  }
-
-  /// A staged read's footprint per block and reduction tile, its box, and
-  /// the width of its loads (0 until code generation asks for it).
-  struct Staged {
-    isl::set Footprint;
-    std::optional<FootprintBox> Box; // none: no fixed size
-    long LoadVector = 0;
-  };
-  /// What follows from a block's shape alone -- the tile of each output on
-  /// the grid, the reduction tile, the uniform loops -- and so serves every
-  /// split of the block among threads and registers: the largest block id
-  /// per grid axis, and the staged reads (by read number).
-  struct Block {
-    bool Bounded = false;
-    isl::pw_aff Max[3];
-    std::map<unsigned, Staged> Reads;
-  };
-  /// The facts kept for the block shape \p Key, empty the first time.
-  Block &block(const std::string &Key) { return Blocks[Key]; }
-
-  /// Facts of a statement whatever its schedule, each computed when first
-  /// asked, by statement name: whether 32-bit index arithmetic suffices,
-  /// and per index whether it takes negative values.
-  struct StatementFacts {
-    std::optional<bool> Index32;
-    std::map<unsigned, bool> Negative;
-  };
-  StatementFacts &statement(const std::string &Name) { return Stmts[Name]; }
-
-private:
-  std::map<std::string, Nest> Nests;
-  std::map<std::string, Block> Blocks;
-  std::map<std::string, StatementFacts> Stmts;
-};
-
 /// Lowers statement \p S of \p K under \p Sch to the kernels that run it,
 /// in launch order: one, or where the reduction is split across blocks, a
 /// kernel that zeroes the outputs and then the one whose blocks add into
-/// them. On failure (a schedule the lowering cannot realise, such as a
-/// footprint of no fixed box size) returns nullopt with \p Error saying
-/// why.
+/// them. Fails with a user failure where the schedule cannot be realised
+/// (such as a footprint of no fixed box size), with an internal one where
+/// isl fails; isl running out of its operations quota throws
+/// isl::exception_quota, as everywhere.
 /// \p Cache, where given, keeps what isl computed for later lowerings in
 /// the same isl context.
-std::optional<std::vector<device::DeviceKernel>>
+Expected<std::vector<device::DeviceKernel>>
 lowerStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
-               std::string &Error, LoweringCache *Cache = nullptr);
-
-/// What lowering would need, without generating code: shared memory
-/// bytes (from the footprints' boxes) and the grid as C expressions.
-struct LoweringFigures {
-  long SharedBytes = 0;
-  std::string Grid[3];
-  /// Per prefetched read: elements of its box.
-  std::vector<long> StageElements;
-};
-std::optional<LoweringFigures> analyzeStatement(const Kernel &K,
-                                                const Statement &S,
-                                                const Schedule &Sch,
-                                                std::string &Error,
-                                                LoweringCache *Cache = nullptr);
+               LoweringCache *Cache = nullptr);
 
 /// Lowers every statement with its schedule, in order.
-std::optional<device::DeviceProgram>
+Expected<device::DeviceProgram>
 lowerKernel(const Kernel &K, const std::vector<Schedule> &Schedules,
-            std::string &Error, LoweringCache *Cache = nullptr);
-
-/// The smallest fixed-size box around \p Footprint, or nullopt if its
-/// extent depends on the parameters.
-std::optional<FootprintBox> fixedBox(const isl::set &Footprint);
+            LoweringCache *Cache = nullptr);
 
 } // namespace loopy
 

@@ -10,7 +10,7 @@
 #define LOOPY_PLANNER_PLANNER_H
 
 #include "loopy/IR/Kernel.h"
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
 
 #include <string>
 #include <vector>

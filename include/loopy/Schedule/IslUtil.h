@@ -4,8 +4,8 @@
 // constraints by coefficient, and printing isl AST expressions as C.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_CODEGEN_ISLUTIL_H
-#define LOOPY_CODEGEN_ISLUTIL_H
+#ifndef LOOPY_SCHEDULE_ISLUTIL_H
+#define LOOPY_SCHEDULE_ISLUTIL_H
 
 #include <isl/cpp.h>
 

@@ -16,8 +16,8 @@
 // 256 threads stride and combine, and blocks add their results atomically.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_PLANNER_SCHEDULE_H
-#define LOOPY_PLANNER_SCHEDULE_H
+#ifndef LOOPY_SCHEDULE_SCHEDULE_H
+#define LOOPY_SCHEDULE_SCHEDULE_H
 
 #include "loopy/IR/Kernel.h"
 

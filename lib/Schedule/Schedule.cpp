@@ -1,5 +1,5 @@
 //===- Schedule.cpp - One point of the schedule space ---------------------===//
-#include "loopy/Planner/Schedule.h"
+#include "loopy/Schedule/Schedule.h"
 #include "loopy/Support/Diagnostics.h"
 
 #include <algorithm>

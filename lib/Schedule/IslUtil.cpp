@@ -1,5 +1,5 @@
 //===- IslUtil.cpp - isl helpers for lowering -----------------------------===//
-#include "loopy/CodeGen/IslUtil.h"
+#include "loopy/Schedule/IslUtil.h"
 
 #include <isl/aff.h>
 #include <isl/ast.h>

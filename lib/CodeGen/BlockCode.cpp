@@ -1,0 +1,209 @@
+//===- BlockCode.cpp - The body of a block: uniform loops around pieces ---===//
+#include "BlockCode.h"
+#include "AstToDevice.h"
+#include "CooperativeLoads.h"
+#include "LoopNests.h"
+#include "ThreadCode.h"
+#include "loopy/Schedule/IslUtil.h"
+
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+#include <functional>
+
+namespace loopy {
+
+using namespace device;
+
+NodePtr blockReduce(const CodeGenState &G, const Accumulator &A) {
+  auto R = std::make_unique<Node>(Node::Kind::BlockReduce);
+  R->Buffer = "red_" + A.Name;
+  R->Text = A.Name;
+  R->Op = A.Reduce->reduceOp();
+  R->Ax = G.M.BlockRed->Ax;
+  R->ReduceThreads = G.M.BlockRed->Threads;
+  R->Count = G.M.RegCount;
+  return R;
+}
+
+/// What runs for one instance of the block-uniform loops.
+static NodeList uniformBody(CodeGenState &G, const isl::set &Uniform) {
+  StatementMapping &M = G.M;
+  const Statement &S = *G.M.S;
+  const Schedule &Sch = *G.M.Sch;
+  NodeList Out;
+  auto Append = [&](NodeList L) {
+    for (NodePtr &X : L)
+      Out.push_back(std::move(X));
+  };
+  // Pipelined, the loads are placed by the uniform loop's schedule.
+  for (const Stage &St : G.Stages) {
+    if (Sch.Pipelined)
+      break;
+    auto C = std::make_unique<Node>(Node::Kind::Comment);
+    C->Text = "stage " + S.Reads[St.Read].Spelling + " in " + St.Buf;
+    Out.push_back(std::move(C));
+    Append(loadCode(G, St, Uniform, LoadPart::Whole));
+  }
+  if (!G.Stages.empty() && !Sch.Pipelined)
+    Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
+  Append(
+      threadCode(G, M.Accs.empty() ? Piece::Compute : Piece::Update, Uniform));
+  // The next tile (or iteration) overwrites the buffers; with two of
+  // them, it writes the one whose readers all passed the last barrier.
+  if (!G.Stages.empty() && (M.Tiled || !M.SeqOutputs.empty()) &&
+      !M.doubleBuffered())
+    Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
+  return Out;
+}
+
+NodeList blockCode(CodeGenState &G) {
+  NodeList Out;
+  StatementMapping &M = G.M;
+  const Kernel &K = *G.M.K;
+  const Schedule &Sch = *G.M.Sch;
+  // The block-uniform loops: sequential output indices, then reduction
+  // tiles, around Init, the body and Write.
+  std::vector<std::string> Threads;
+  for (int A = 0; A < 3; ++A)
+    if (!M.ThreadId[A].empty())
+      Threads.push_back(M.ThreadId[A]);
+  bool HasUniform = !M.SeqOutputs.empty() || M.Tiled;
+  isl::set NoExtra = isl::set::universe(M.Params);
+  if (!HasUniform) {
+    if (!M.Accs.empty())
+      for (NodePtr &X : threadCode(G, Piece::Init, NoExtra))
+        Out.push_back(std::move(X));
+    for (NodePtr &X : uniformBody(G, NoExtra))
+      Out.push_back(std::move(X));
+  } else {
+    // Uniform placeholders U_init[o], U_body[o, kt], U_write[o], scheduled
+    // as [o..., stage, kt].
+    unsigned NO = M.SeqOutputs.size();
+    auto Project = [&](const isl::set &Dom, bool WithTile) {
+      // Onto the uniform parameters: they become the tuple.
+      isl::set P = eliminateParams(Dom, Threads);
+      isl_set *X = isl_set_params(P.release());
+      unsigned NP = M.ParamNames.size();
+      unsigned First = NP - NO - (M.Tiled ? 1 : 0);
+      unsigned Count = NO + (WithTile && M.Tiled ? 1 : 0);
+      X = isl_set_from_params(X);
+      X = isl_set_move_dims(X, isl_dim_set, 0, isl_dim_param, First, Count);
+      if (M.Tiled && !WithTile)
+        X = isl_set_project_out(X, isl_dim_param,
+                                isl_set_dim(X, isl_dim_param) - 1, 1);
+      return isl::manage(X);
+    };
+    isl::set UOut = Project(M.OutDom, false);
+    isl::set UBody = Project(M.Ext, true);
+    isl_union_map *Sched = isl_union_map_empty(M.Params.copy());
+    // Pipelined, each tile's body splits in three, at [stage 1, time, sub]:
+    // its registers are stored to shared memory at (kt, 0), the next tile
+    // is fetched at (kt, 1) -- so tile kt's fetch runs at (kt - 1, 1), the
+    // first one before the loop -- and the tile is computed at (kt, 2).
+    bool Pipe = Sch.Pipelined;
+    unsigned NS = NO + (Pipe ? 3 : 2);
+    auto Add = [&](isl::set Dom, const char *Name, long Stage, bool WithTile,
+                   long Shift = 0, long Sub = 0) {
+      isl_set *D = isl_set_set_tuple_name(Dom.release(), Name);
+      isl::map MM = isl::manage(
+          isl_map_add_dims(isl_map_from_domain(D), isl_dim_out, NS));
+      for (unsigned I = 0; I < NO; ++I)
+        MM = addConstraint(MM, {{isl_dim_in, I, 1}, {isl_dim_out, I, -1}}, 0,
+                           true);
+      MM = addConstraint(MM, {{isl_dim_out, NO, 1}}, -Stage, true);
+      if (WithTile && M.Tiled)
+        MM = addConstraint(MM, {{isl_dim_in, NO, 1}, {isl_dim_out, NO + 1, -1}},
+                           Shift, true);
+      else
+        MM = addConstraint(MM, {{isl_dim_out, NO + 1, 1}}, 0, true);
+      if (Pipe)
+        MM = addConstraint(MM, {{isl_dim_out, NO + 2, 1}}, -Sub, true);
+      Sched = isl_union_map_add_map(Sched, M.align(MM).release());
+    };
+    if (!M.Accs.empty())
+      Add(UOut, "U_init", 0, false);
+    if (Pipe) {
+      Add(UBody, "U_store", 1, true, 0, 0);
+      Add(UBody, "U_fetch", 1, true, -1, 1);
+    }
+    Add(UBody, "U_body", 1, true, 0, Pipe ? 2 : 0);
+    if (!M.Accs.empty())
+      Add(UOut, "U_write", 2, false);
+    // Generate the uniform loops; their user nodes are filled in below.
+    std::vector<std::string> Iters = M.SeqParams;
+    Iters.push_back(M.Names.fresh("stage"));
+    Iters.push_back(M.Tiled ? M.TileParam : M.Names.fresh("c"));
+    if (Pipe) {
+      Iters.push_back(M.Names.fresh("part"));
+      G.NextTile = M.Names.fresh(K.IndexNames[M.Tiled->Index] + "_next");
+    }
+    // Parameters the uniform loops do not involve only slow isl down. The
+    // domains repeat the context's bounds on the block ids (and the sizes
+    // fixed with -D): without them, the loops involve neither.
+    isl_set *UC = eliminateParams(M.Context, Threads).release();
+    Sched = isl_union_map_gist_params(Sched, isl_set_copy(UC));
+    for (int P = isl_union_map_dim(Sched, isl_dim_param) - 1; P >= 0; --P) {
+      if (isl_union_map_involves_dims(Sched, isl_dim_param, P, 1) !=
+          isl_bool_false)
+        continue;
+      isl::id Name =
+          isl::manage(isl_union_map_get_dim_id(Sched, isl_dim_param, P));
+      int CP = isl_set_find_dim_by_id(UC, isl_dim_param, Name.get());
+      if (CP >= 0)
+        UC = isl_set_project_out(UC, isl_dim_param, CP, 1);
+      Sched = isl_union_map_project_out(Sched, isl_dim_param, P, 1);
+    }
+    const LoweringCache::Nest &UN =
+        loopNest(G.Cache, isl::manage(Sched), isl::manage(UC), Iters,
+                 std::vector<bool>(Iters.size(), false));
+    // Which placeholder every uniform instance is; the thread code takes
+    // the uniform iterators as parameters, so it needs nothing else.
+    std::vector<std::string> UTuples;
+    for (const isl::ast_build &B : UN.Builds) {
+      isl::map S =
+          isl::manage(isl_map_from_union_map(B.get_schedule().release()));
+      UTuples.push_back(isl_map_get_tuple_name(S.get(), isl_dim_in));
+    }
+    // Convert, expanding uniform user nodes into their thread code.
+    isl::set UniformCtx = eliminateParams(M.Ext, Threads).params();
+    std::function<NodeList(isl_ast_node *)> Conv = [&](isl_ast_node *N) {
+      if (isl_ast_node_get_type(N) == isl_ast_node_user) {
+        const std::string &T = UTuples[instancePos(N)];
+        if (T == "U_init")
+          return threadCode(G, Piece::Init, UniformCtx);
+        if (T == "U_write") {
+          NodeList L;
+          if (M.BlockRed)
+            for (const Accumulator &A : M.Accs)
+              L.push_back(blockReduce(G, A));
+          for (NodePtr &X : threadCode(G, Piece::Write, UniformCtx))
+            L.push_back(std::move(X));
+          return L;
+        }
+        if (T == "U_store" || T == "U_fetch")
+          return pipelinedLoads(G, N, T == "U_fetch", UniformCtx, NO);
+        return uniformBody(G, UniformCtx);
+      }
+      return NodeList();
+    };
+    // Loops and guards convert as everywhere; uniform instances expand into
+    // their thread code.
+    if (!UN.Tree.is_null())
+      Out = convertAst(UN.Tree, G.PragmaUnroll, Conv);
+  }
+  // Without uniform loops, the block reduction and Write come last.
+  if (!HasUniform && !M.Accs.empty()) {
+    if (M.BlockRed)
+      for (const Accumulator &A : M.Accs)
+        Out.push_back(blockReduce(G, A));
+    for (NodePtr &X : threadCode(G, Piece::Write, NoExtra))
+      Out.push_back(std::move(X));
+  }
+  return Out;
+}
+
+} // namespace loopy

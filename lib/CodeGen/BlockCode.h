@@ -1,0 +1,29 @@
+//===- BlockCode.h - Uniform loops around the pieces ------------*- C++ -*-===//
+//
+// The uniform-loops step of lowering: blockCode takes the whole code state
+// and produces the kernel's body. Where the schedule has sequential
+// outputs or reduction tiles, isl generates the block-uniform loops over
+// placeholders U_init, U_body, U_write (and, pipelined, U_store and
+// U_fetch), scheduled as [outputs..., stage, tile(, part)]; every
+// placeholder expands into its thread code, cooperative loads, barriers
+// and block reductions. Without uniform loops the pieces follow each
+// other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_LIB_CODEGEN_BLOCKCODE_H
+#define LOOPY_LIB_CODEGEN_BLOCKCODE_H
+
+#include "CodeGenState.h"
+#include "loopy/CodeGen/DeviceAST.h"
+
+namespace loopy {
+
+device::NodeList blockCode(CodeGenState &G);
+
+/// The combination of accumulator \p A's partial results over the block's
+/// reduction threads.
+device::NodePtr blockReduce(const CodeGenState &G, const Accumulator &A);
+
+} // namespace loopy
+
+#endif

@@ -1,0 +1,118 @@
+//===- KernelSignature.cpp - A kernel's parameters, buffers, header -------===//
+#include "KernelSignature.h"
+#include "loopy/IR/IRPrinter.h"
+
+#include <algorithm>
+
+namespace loopy {
+
+using namespace device;
+
+DeviceKernel declareKernel(const CodeGenState &G) {
+  const StatementMapping &M = G.M;
+  const Kernel &K = *G.M.K;
+  const Statement &S = *G.M.S;
+  const Schedule &Sch = *G.M.Sch;
+  DeviceKernel DK;
+  DK.Index32 = G.Index32;
+  DK.Atomics = M.splitAcrossBlocks();
+  DK.Name = K.Stmts.size() == 1 ? K.Name : K.Name + "_" + S.Name;
+  for (int A = 0; A < 3; ++A) {
+    DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
+    if (!M.BlockId[A].empty())
+      DK.Ids.push_back({M.BlockId[A], true, static_cast<Axis>(A)});
+  }
+  for (int A = 0; A < 3; ++A)
+    if (!M.ThreadId[A].empty())
+      DK.Ids.push_back({M.ThreadId[A], false, static_cast<Axis>(A)});
+
+  // Signature: fixed parameters become constants.
+  for (const Argument &A : K.Args) {
+    if (A.Kind == ArgKind::Index) {
+      auto It = K.Fixed.find(A.Name);
+      if (It != K.Fixed.end()) {
+        DK.Constants.push_back({A.Name, It->second});
+        continue;
+      }
+      DK.Params.push_back({KernelParam::Kind::Index, A.Name, DType::I64});
+    } else if (A.Kind == ArgKind::Scalar) {
+      DK.Params.push_back({KernelParam::Kind::Scalar, A.Name, A.Type});
+    } else {
+      DK.Params.push_back({A.Mode == ArgMode::In ? KernelParam::Kind::InArray
+                                                 : KernelParam::Kind::OutArray,
+                           A.Name, A.Type});
+    }
+  }
+  for (const Accumulator &A : M.Accs)
+    DK.Registers.push_back(
+        {A.Name,
+         A.Reduce->Type,
+         {M.RegCount},
+         "partial " + std::string(reduceOpName(A.Reduce->reduceOp())) +
+             " of each of the thread's outputs"});
+  for (const Stage &St : G.Stages) {
+    DType T = K.Args[S.Reads[St.Read].Arg].Type;
+    if (!St.Next.empty())
+      DK.Registers.push_back({St.Next,
+                              T,
+                              {St.Rounds * St.LoadVector},
+                              "this thread's part of the next tile of " +
+                                  S.Reads[St.Read].Spelling});
+    std::string What = "footprint of " + S.Reads[St.Read].Spelling;
+    if (St.Order.size() > 1 && St.Order.back() != St.Order.size() - 1)
+      What += ", transposed";
+    std::vector<long> Dims = St.Padded;
+    if (!St.Parity.empty()) {
+      Dims.insert(Dims.begin(), 2);
+      What += ", two tiles";
+    }
+    DK.Shared.push_back(
+        {St.Buf, T, Dims, What, St.Vector > 1 ? St.Vector * dtypeSize(T) : 0});
+    const std::string &Arr = K.Args[S.Reads[St.Read].Arg].Name;
+    if (St.LoadVector > 1 &&
+        std::none_of(DK.Aligned.begin(), DK.Aligned.end(),
+                     [&](const auto &X) { return X.first == Arr; }))
+      DK.Aligned.push_back({Arr, St.LoadVector * dtypeSize(T)});
+  }
+  if (M.BlockRed)
+    for (const Accumulator &A : M.Accs)
+      DK.Shared.push_back({"red_" + A.Name,
+                           A.Reduce->Type,
+                           {M.RegCount, Sch.threads(Axis::Z),
+                            Sch.threads(Axis::Y), Sch.threads(Axis::X)},
+                           "partial results of every thread"});
+  return DK;
+}
+
+void finishKernel(DeviceKernel &DK, const CodeGenState &G) {
+  const StatementMapping &M = G.M;
+  const Kernel &K = *G.M.K;
+  const Statement &S = *G.M.S;
+  const Schedule &Sch = *G.M.Sch;
+  BlockGrid Grid = blockGrid(M, /*WithLaunchIf=*/true);
+  for (int A = 0; A < 3; ++A) {
+    DK.GridIsl[A] = Grid.Isl[A];
+    DK.GridC[A] = Grid.C[A];
+  }
+  DK.LaunchIf = Grid.LaunchIf;
+
+  // Header comment.
+  DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
+                      S.Write.Spelling + " = " + printExpr(K, *S.Rhs));
+  DK.Header.push_back("schedule: " + Sch.str(K, S));
+  DK.Header.push_back(DK.launchLine());
+  // More than a kernel may declare statically: one dynamic array.
+  if (DK.sharedBytes() > StaticSharedLimit && !DK.Shared.empty()) {
+    const Buffer &Last = DK.Shared.back();
+    DK.DynamicShared =
+        DK.sharedOffsets().back() + dynamicSharedSlot(Last.bytes());
+  }
+  DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
+                      " bytes of shared memory" +
+                      (DK.DynamicShared ? " (allocated at launch)" : "") +
+                      ", " + std::to_string(M.RegCount) + " output" +
+                      (M.RegCount == 1 ? "" : "s") +
+                      " in registers per thread");
+}
+
+} // namespace loopy

@@ -1,0 +1,240 @@
+//===- StatementText.cpp - The C text of a statement instance -------------===//
+#include "StatementText.h"
+#include "loopy/CodeGen/DeviceAST.h"
+#include "loopy/Schedule/IslUtil.h"
+
+#include <isl/aff.h>
+#include <isl/ast_build.h>
+#include <isl/val.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace loopy {
+
+using namespace device;
+
+/// \p Off, a function of the parameters only, as a function on the
+/// (unnamed) domain of \p X.
+static isl_aff *liftToDomainOf(isl_aff *Off, isl_pw_aff *X) {
+  isl::space Dom = isl::manage(isl_pw_aff_get_domain_space(X));
+  return isl_aff_add_dims(Off, isl_dim_in,
+                          isl_space_dim(Dom.get(), isl_dim_set));
+}
+
+static std::string tupleDimText(CodeGenState &G, isl_ast_build *Build,
+                                const isl::pw_multi_aff &Iter, unsigned Pos) {
+  return exprText(Build,
+                  isl::manage(isl_pw_multi_aff_get_pw_aff(Iter.get(), Pos)));
+}
+
+static std::string registerIndex(CodeGenState &G, isl_ast_build *Build,
+                                 const isl::pw_multi_aff &Iter, Piece P) {
+  StatementMapping &M = G.M;
+  const Statement &S = *G.M.S;
+  if (M.GridMaps.empty())
+    return "0";
+  // Flat index: sum over registers of u_r * (product of later Ilps).
+  unsigned First = (P == Piece::Init || P == Piece::Write)
+                       ? S.OutputIndices.size()
+                       : S.Indices.size();
+  isl_pw_aff *Flat = nullptr;
+  long Stride = 1;
+  for (int R = M.GridMaps.size() - 1; R >= 0; --R) {
+    isl_pw_aff *U = isl_pw_multi_aff_get_pw_aff(Iter.get(), First + R);
+    U = isl_pw_aff_scale_val(U, isl_val_int_from_si(M.Ctx.get(), Stride));
+    Flat = Flat ? isl_pw_aff_add(Flat, U) : U;
+    Stride *= M.GridMaps[R]->Ilp;
+  }
+  return exprText(Build, isl::manage(Flat));
+}
+
+static std::string readText(CodeGenState &G, unsigned Read,
+                            isl_ast_build *Build, const isl::pw_multi_aff &Iter,
+                            Piece P) {
+  StatementMapping &M = G.M;
+  const Statement &S = *G.M.S;
+  isl::multi_aff MA = M.accessOnTuple(S.Reads[Read].Relation, P);
+  isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
+      isl_pw_multi_aff_from_multi_aff(MA.release()), Iter.copy());
+  const Stage *St = nullptr;
+  if (P == Piece::Update || P == Piece::Compute)
+    for (const Stage &X : G.Stages)
+      if (X.Read == Read)
+        St = &X;
+  isl::pw_multi_aff Owned = isl::manage(At);
+  std::vector<std::string> Sub;
+  unsigned N = isl_pw_multi_aff_dim(At, isl_dim_out);
+  for (unsigned D = 0; D < N; ++D) {
+    isl_pw_aff *X = isl_pw_multi_aff_get_pw_aff(At, D);
+    if (St) {
+      // Shared buffer coordinates: x - offset of the block's box.
+      isl_aff *Off = isl_multi_aff_get_aff(St->Box.Offset.get(), D);
+      Off = isl_aff_align_params(Off, M.Params.copy());
+      X = isl_pw_aff_sub(X, isl_pw_aff_from_aff(liftToDomainOf(Off, X)));
+    }
+    Sub.push_back(exprText(Build, isl::manage(X)));
+  }
+  if (!St)
+    return G.Addr.element(S.Reads[Read].Arg, Sub);
+  return St->element(Sub);
+}
+
+static std::string literal(const Expr &E) {
+  if (E.Kind == ExprKind::IntConst)
+    return std::to_string(E.IntValue);
+  std::ostringstream OS;
+  OS.precision(E.Type == DType::F32 ? 9 : 17);
+  OS << E.FloatValue;
+  std::string S = OS.str();
+  if (S.find_first_of(".eEn") == std::string::npos)
+    S += ".0";
+  return E.Type == DType::F32 ? S + "f" : S;
+}
+
+static std::string valueText(CodeGenState &G, const Expr &E,
+                             isl_ast_build *Build,
+                             const isl::pw_multi_aff &Iter, Piece P) {
+  StatementMapping &M = G.M;
+  const Kernel &K = *G.M.K;
+  const Statement &S = *G.M.S;
+  auto V = [&](const Expr &X) { return valueText(G, X, Build, Iter, P); };
+  switch (E.Kind) {
+  case ExprKind::IntConst:
+  case ExprKind::FloatConst:
+    return literal(E);
+  case ExprKind::Index: {
+    int Pos = M.tuplePos(E.Id);
+    if (P == Piece::Init || P == Piece::Write) {
+      auto It = std::find(S.OutputIndices.begin(), S.OutputIndices.end(), E.Id);
+      Pos = It - S.OutputIndices.begin();
+    }
+    // An index is 64-bit in the IR: its arithmetic in the statement keeps
+    // that width even where the loops count in 32 bits.
+    std::string T = tupleDimText(G, Build, Iter, Pos);
+    return G.Index32 ? "((idx)(" + T + "))" : "(" + T + ")";
+  }
+  case ExprKind::Param:
+    return G.Index32 ? "((idx)" + K.ParamNames[E.Id] + ")" : K.ParamNames[E.Id];
+  case ExprKind::Scalar:
+    return K.Args[E.Id].Name;
+  case ExprKind::Read:
+    return readText(G, E.AccessId, Build, Iter, P);
+  case ExprKind::Unary:
+    return std::string(E.unaryOp() == UnaryOp::Neg ? "-" : "!") + "(" +
+           V(*E.Operands[0]) + ")";
+  case ExprKind::Binary:
+    return "(" + V(*E.Operands[0]) + " " + binaryOpSpelling(E.binaryOp()) +
+           " " + V(*E.Operands[1]) + ")";
+  case ExprKind::Call: {
+    bool F = isFloat(E.Type);
+    std::string Name = mathFnName(E.mathFn());
+    if (E.mathFn() == MathFn::Abs) {
+      if (F)
+        return "fabs(" + V(*E.Operands[0]) + ")";
+      std::string X = V(*E.Operands[0]);
+      return "(" + X + " < 0 ? -" + X + " : " + X + ")";
+    }
+    if (F && (E.mathFn() == MathFn::Min || E.mathFn() == MathFn::Max))
+      Name = "f" + Name;
+    std::string S = Name + "(";
+    for (size_t I = 0; I < E.Operands.size(); ++I)
+      S += (I ? ", " : "") + V(*E.Operands[I]);
+    return S + ")";
+  }
+  case ExprKind::Cast:
+    return std::string("((") + cTypeName(E.Type) + ")" + V(*E.Operands[0]) +
+           ")";
+  case ExprKind::Select:
+    return "(" + V(*E.Operands[0]) + " ? " + V(*E.Operands[1]) + " : " +
+           V(*E.Operands[2]) + ")";
+  case ExprKind::Reduce:
+    for (const Accumulator &A : M.Accs)
+      if (A.Reduce == &E)
+        return A.Name + "[" + registerIndex(G, Build, Iter, P) + "]";
+    return "/*?*/";
+  }
+  return "/*?*/";
+}
+
+std::string identity(ReduceOp Op, DType T) {
+  switch (Op) {
+  case ReduceOp::Sum:
+    return isFloat(T) ? (T == DType::F32 ? "0.0f" : "0.0") : "0";
+  case ReduceOp::Prod:
+    return isFloat(T) ? (T == DType::F32 ? "1.0f" : "1.0") : "1";
+  case ReduceOp::Max:
+    return isFloat(T) ? "-LOOPY_INFINITY"
+                      : (T == DType::I32 ? "(-2147483647 - 1)"
+                                         : "(-9223372036854775807L - 1)");
+  case ReduceOp::Min:
+    return isFloat(T)
+               ? "LOOPY_INFINITY"
+               : (T == DType::I32 ? "2147483647" : "9223372036854775807L");
+  }
+  return "0";
+}
+
+std::string zeroOf(DType T) { return identity(ReduceOp::Sum, T); }
+
+static std::string writtenElement(CodeGenState &G, isl_ast_build *Build,
+                                  const isl::pw_multi_aff &Iter, Piece P) {
+  StatementMapping &M = G.M;
+  const Statement &S = *G.M.S;
+  isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
+      isl_pw_multi_aff_from_multi_aff(
+          M.accessOnTuple(S.Write.Relation, P).release()),
+      Iter.copy());
+  isl::pw_multi_aff Owned = isl::manage(At);
+  std::vector<std::string> Sub;
+  for (int D = 0; D < isl_pw_multi_aff_dim(At, isl_dim_out); ++D)
+    Sub.push_back(
+        exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(At, D))));
+  return G.Addr.element(S.Write.Arg, Sub);
+}
+
+Instance instanceText(CodeGenState &G, isl_ast_build *Build,
+                      const std::string &Tuple, isl::pw_multi_aff Iter) {
+  StatementMapping &M = G.M;
+  const Statement &S = *G.M.S;
+  Instance I;
+  if (Tuple == M.TupleInit) {
+    std::string R = registerIndex(G, Build, Iter, Piece::Init);
+    for (const Accumulator &A : M.Accs)
+      I.Lines.push_back(A.Name + "[" + R + "] = " +
+                        identity(A.Reduce->reduceOp(), A.Reduce->Type) + ";");
+  } else if (Tuple == M.TupleUpdate) {
+    Piece P = M.Accs.empty() ? Piece::Compute : Piece::Update;
+    if (P == Piece::Compute) {
+      I.Lines.push_back(writtenElement(G, Build, Iter, P) + " = " +
+                        valueText(G, *S.Rhs, Build, Iter, P) + ";");
+    } else {
+      std::string R = registerIndex(G, Build, Iter, P);
+      for (const Accumulator &A : M.Accs) {
+        std::string Acc = A.Name + "[" + R + "]";
+        std::string V = valueText(G, *A.Reduce->Operands[0], Build, Iter, P);
+        ReduceOp Op = A.Reduce->reduceOp();
+        if (Op == ReduceOp::Sum || Op == ReduceOp::Prod)
+          I.Lines.push_back(Acc + (Op == ReduceOp::Sum ? " += " : " *= ") + V +
+                            ";");
+        else
+          I.Lines.push_back(Acc + " = " +
+                            combineText(Op, A.Reduce->Type, Acc, V) + ";");
+      }
+    }
+  } else if (Tuple == M.TupleWrite) {
+    std::string Out = writtenElement(G, Build, Iter, Piece::Write);
+    if (G.InitOutputs)
+      I.Lines.push_back(Out + " = " + identity(S.Rhs->reduceOp(), S.Rhs->Type) +
+                        ";");
+    else if (M.splitAcrossBlocks())
+      I.Lines.push_back("loopy_atomic_add(&" + Out + ", " +
+                        valueText(G, *S.Rhs, Build, Iter, Piece::Write) + ");");
+    else
+      I.Lines.push_back(Out + " = " +
+                        valueText(G, *S.Rhs, Build, Iter, Piece::Write) + ";");
+  }
+  return I;
+}
+
+} // namespace loopy

@@ -1,0 +1,35 @@
+//===- StatementText.h - The C text of a statement instance -----*- C++ -*-===//
+//
+// The statement-text step of lowering: at one instance of a piece in an isl
+// AST (its build, and the piece's tuple as a function of the loop
+// iterators), instanceText prints the piece's lines -- accumulators set to
+// the reduction's identity (Init), the reduction's update (Update), the
+// whole statement (Compute) or the store of the result (Write) -- with
+// every subscript printed by isl from the access relations: global
+// elements through the addressing, staged reads from their shared buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_LIB_CODEGEN_STATEMENTTEXT_H
+#define LOOPY_LIB_CODEGEN_STATEMENTTEXT_H
+
+#include "CodeGenState.h"
+
+#include <isl/cpp.h>
+
+#include <string>
+
+namespace loopy {
+
+/// The lines of the instance of piece tuple \p Tuple at \p Build, where
+/// \p Iter { [schedule] -> Tuple[...] } gives the piece's coordinates.
+Instance instanceText(CodeGenState &G, isl_ast_build *Build,
+                      const std::string &Tuple, isl::pw_multi_aff Iter);
+
+/// The identity of \p Op on \p T as C text (0 for sums, -inf for max, ...).
+std::string identity(ReduceOp Op, DType T);
+/// Zero of type \p T as C text.
+std::string zeroOf(DType T);
+
+} // namespace loopy
+
+#endif

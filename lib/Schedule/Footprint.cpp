@@ -1,0 +1,157 @@
+//===- Footprint.cpp - Staged reads: footprints, boxes, buffers -----------===//
+#include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/IslUtil.h"
+#include "loopy/Support/Diagnostics.h"
+
+#include <isl/aff.h>
+#include <isl/fixed_box.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <algorithm>
+
+namespace loopy {
+
+std::string Stage::element(const std::vector<std::string> &Box) const {
+  std::string T = Buf;
+  if (!Parity.empty())
+    T += "[" + Parity + "]";
+  for (unsigned D : Order)
+    T += "[" + Box[D] + "]";
+  return Box.empty() ? T + "[0]" : T;
+}
+
+std::optional<FootprintBox> fixedBox(const isl::set &Footprint) {
+  isl_fixed_box *B = isl_set_get_simple_fixed_box_hull(Footprint.get());
+  if (!B)
+    return std::nullopt;
+  std::optional<FootprintBox> R;
+  if (isl_fixed_box_is_valid(B) == isl_bool_true) {
+    FootprintBox FB{isl::manage(isl_fixed_box_get_offset(B)), {}};
+    isl_multi_val *Size = isl_fixed_box_get_size(B);
+    for (int I = 0; I < isl_multi_val_size(Size); ++I) {
+      isl_val *V = isl_multi_val_get_at(Size, I);
+      FB.Size.push_back(isl_val_get_num_si(V));
+      isl_val_free(V);
+    }
+    isl_multi_val_free(Size);
+    R = std::move(FB);
+  }
+  isl_fixed_box_free(B);
+  return R;
+}
+
+/// The shared buffer's layout. A dimension of the footprint that follows a
+/// register tile (the subscript is an output index whose thread holds
+/// Ilp adjacent outputs) goes innermost, so that a thread's reads of
+/// its tile are adjacent and nvcc can load them as one vector; the row is
+/// aligned to the vector. Otherwise
+/// the array's order is kept and rows get an odd length, so that threads
+/// reading down a column hit distinct banks.
+static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
+                   long ElemBytes) {
+  const Statement &S = *M.S;
+  const Schedule &Sch = *M.Sch;
+  unsigned N = St.Box.Size.size();
+  isl::multi_aff MA = M.accessOnTuple(Acc.Relation, Piece::Update);
+  int Best = -1;
+  long BestVector = 1;
+  for (unsigned D = 0; D < N; ++D) {
+    isl_aff *X = isl_multi_aff_get_at(MA.get(), D);
+    // The subscript must be one output index (coefficient 1) plus a
+    // constant: other indices would break the vector's alignment.
+    const IndexMap *Follows = nullptr;
+    bool Clean = true;
+    for (unsigned I = 0; I < S.Indices.size(); ++I) {
+      isl_val *C = isl_aff_get_coefficient_val(X, isl_dim_in, I);
+      bool Zero = isl_val_is_zero(C) == isl_bool_true;
+      bool One = isl_val_is_one(C) == isl_bool_true;
+      isl_val_free(C);
+      if (Zero)
+        continue;
+      const IndexMap *M = Sch.find(S.Indices[I]);
+      if (One && !Follows && M && M->K == IndexMap::Kind::Grid)
+        Follows = M;
+      else
+        Clean = false;
+    }
+    isl_aff_free(X);
+    if (!Clean || !Follows || Follows->Strided || Follows->Ilp < 2)
+      continue;
+    long V = std::min(Follows->Ilp, 16 / ElemBytes);
+    // The contiguous dimension wins a tie: its loads need no transposing.
+    if (V > BestVector || (V == BestVector && D == St.ContiguousDim)) {
+      Best = D;
+      BestVector = V;
+    }
+  }
+  St.Order.clear();
+  for (unsigned D = 0; D < N; ++D)
+    if (static_cast<int>(D) != Best)
+      St.Order.push_back(D);
+  if (Best >= 0)
+    St.Order.push_back(Best);
+  for (unsigned D : St.Order)
+    St.Padded.push_back(St.Box.Size[D]);
+  if (N == 0)
+    return;
+  long &Row = St.Padded.back();
+  if (Best >= 0 && BestVector > 1) {
+    // Rows of an odd number of vectors: threads reading (or the load
+    // writing) down a column reach distinct banks.
+    St.Vector = BestVector;
+    Row = (Row + BestVector - 1) / BestVector * BestVector;
+    if (N > 1 && (Row / BestVector) % 2 == 0)
+      Row += BestVector;
+  } else if (Row % 2 == 0 && Row > 1) {
+    Row += 1; // odd row length: no bank conflicts
+  }
+}
+
+Expected<std::vector<Stage>> stageReads(StatementMapping &M,
+                                        LoweringCache::Block &Facts) {
+  const Kernel &K = *M.K;
+  const Statement &S = *M.S;
+  const Schedule &Sch = *M.Sch;
+  std::vector<Stage> Stages;
+  if (Sch.Prefetch.empty())
+    return Stages;
+  isl::set BlockIters;
+  for (unsigned R : Sch.Prefetch) {
+    const Access &Acc = S.Reads[R];
+    const Argument &A = K.Args[Acc.Arg];
+    LoweringCache::Staged &Known = Facts.Reads[R];
+    if (Known.Footprint.is_null()) {
+      if (BlockIters.is_null())
+        BlockIters = M.blockIterations();
+      // Without the parameters it does not involve, it serves every split
+      // of the block.
+      Known.Footprint = isl::manage(isl_set_drop_unused_params(
+          BlockIters.apply(M.align(Acc.Relation)).coalesce().release()));
+      Known.Box = fixedBox(Known.Footprint);
+    }
+    isl::set F = M.align(Known.Footprint);
+    const std::optional<FootprintBox> &Box = Known.Box;
+    if (!Box) {
+      return Failure::user("the footprint of " + quote(Acc.Spelling) +
+                           " has no fixed size per block; it cannot be "
+                           "prefetched");
+    }
+    Stage St;
+    St.Read = R;
+    St.Buf = M.Names.fresh(A.Name + "_sh");
+    St.Box = *Box;
+    St.Footprint = F;
+    // Loads are coalesced along the array's contiguous dimension.
+    St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
+    layOut(M, St, Acc, dtypeSize(A.Type));
+    if (Sch.Pipelined)
+      St.Next = M.Names.fresh(A.Name + "_next");
+    if (M.doubleBuffered())
+      St.Parity = "(" + M.TileParam + " & 1)";
+    Stages.push_back(std::move(St));
+  }
+  return Stages;
+}
+} // namespace loopy

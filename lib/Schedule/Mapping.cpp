@@ -1,0 +1,505 @@
+//===- Mapping.cpp - A statement's indices on blocks, threads, registers
+//---===//
+//
+// The thread-mapping step of lowering (mapStatement), the bounds of the
+// block ids (boundBlocks) and the grid they give (blockGrid).
+//
+//===----------------------------------------------------------------------===//
+#include "loopy/Schedule/Mapping.h"
+#include "loopy/Schedule/IslUtil.h"
+#include "loopy/Support/Diagnostics.h"
+
+#include <isl/aff.h>
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace loopy {
+
+std::string NameTable::fresh(const std::string &Base) {
+  std::string N = Base;
+  while (Taken.count(N))
+    N += "_";
+  Taken.insert(N);
+  return N;
+}
+
+/// \p X with each parameter named in \p Fixed set to its value (which
+/// need not fit an int) and projected out.
+template <typename T, typename Find, typename Fix, typename Project>
+static T *substitute(T *X, isl_ctx *C, const std::map<std::string, long> &Fixed,
+                     Find FindDim, Fix FixDim, Project ProjectOut) {
+  for (const auto &[Name, Value] : Fixed) {
+    int P = FindDim(X, isl_dim_param, Name.c_str());
+    if (P >= 0)
+      X = ProjectOut(FixDim(X, isl_dim_param, P, isl_val_int_from_si(C, Value)),
+                     isl_dim_param, P, 1);
+  }
+  return X;
+}
+
+isl::set StatementMapping::fixSizes(isl::set X) const {
+  isl_ctx *C = isl_set_get_ctx(X.get());
+  return isl::manage(substitute(X.release(), C, K->Fixed,
+                                isl_set_find_dim_by_name, isl_set_fix_val,
+                                isl_set_project_out));
+}
+
+isl::map StatementMapping::fixSizes(isl::map X) const {
+  isl_ctx *C = isl_map_get_ctx(X.get());
+  return isl::manage(substitute(X.release(), C, K->Fixed,
+                                isl_map_find_dim_by_name, isl_map_fix_val,
+                                isl_map_project_out));
+}
+
+isl::pw_aff StatementMapping::fixSizes(isl::pw_aff X) const {
+  if (K->Fixed.empty())
+    return X;
+  // The gist substitutes the context's equalities (the kernel's context
+  // holds each fixed size's value); the fixed sizes are then unused.
+  isl_pw_aff *R = isl_pw_aff_gist_params(X.release(), K->Context.copy());
+  return isl::manage(isl_pw_aff_drop_unused_params(R));
+}
+
+int StatementMapping::tuplePos(unsigned Index) const {
+  auto It = std::find(S->Indices.begin(), S->Indices.end(), Index);
+  return It == S->Indices.end() ? -1 : It - S->Indices.begin();
+}
+
+bool StatementMapping::isOutput(unsigned Index) const {
+  return std::find(S->OutputIndices.begin(), S->OutputIndices.end(), Index) !=
+         S->OutputIndices.end();
+}
+
+std::string StatementMapping::blockKey() const {
+  // The block's iterations, and so its footprints and the range of block
+  // ids, follow from the statement, each output's tile on its grid axis,
+  // the reduction tile, the uniform loops and a split reduction's chunks --
+  // not from how threads and registers divide the block.
+  std::string Key = S->Name;
+  for (const IndexMap &M : Sch->Maps) {
+    Key += " " + std::to_string(M.Index) + ":" + std::to_string(int(M.K));
+    switch (M.K) {
+    case IndexMap::Kind::Grid:
+      Key += axisLetter(M.Ax) + std::to_string(M.blockTile());
+      break;
+    case IndexMap::Kind::Block:
+      Key += axisLetter(M.Ax) + std::to_string(M.Threads) + "/" +
+             std::to_string(M.Chunk);
+      break;
+    case IndexMap::Kind::Tiled:
+      Key += "*" + std::to_string(M.Tile);
+      break;
+    case IndexMap::Kind::Seq:
+      break;
+    }
+  }
+  return Key;
+}
+
+std::vector<std::string> StatementMapping::threadIds() const {
+  std::vector<std::string> Threads;
+  for (int A = 0; A < 3; ++A)
+    if (!ThreadId[A].empty())
+      Threads.push_back(ThreadId[A]);
+  return Threads;
+}
+
+isl::set StatementMapping::align(isl::set X) const {
+  return isl::manage(
+      isl_set_align_params(fixSizes(std::move(X)).release(), Params.copy()));
+}
+
+isl::map StatementMapping::align(isl::map X) const {
+  return isl::manage(
+      isl_map_align_params(fixSizes(std::move(X)).release(), Params.copy()));
+}
+
+isl::set StatementMapping::blockIterations() const {
+  // The facts kept per block shape (footprints, their boxes, the range of
+  // block ids) are computed from this set, never from one split of the
+  // block among threads and registers: the sets would be equal, but isl's
+  // answers (a footprint's box among them) follow how a set is written, so
+  // the facts would depend on which variant asked first.
+  isl::set E = align(S->Domain).intersect_params(BlockContext);
+  auto Param = [&](const std::string &N) { return paramPos(E, N); };
+  // B*b <= o < B*(b + 1) for a tile of B per block.
+  auto InTile = [&](unsigned Pos, unsigned P, long B) {
+    E = addConstraint(E, {{isl_dim_set, Pos, 1}, {isl_dim_param, P, -B}}, 0,
+                      false);
+    E = addConstraint(E, {{isl_dim_set, Pos, -1}, {isl_dim_param, P, B}}, B - 1,
+                      false);
+  };
+  for (const IndexMap *M : GridMaps)
+    InTile(tuplePos(M->Index), Param(BlockId[static_cast<int>(M->Ax)]),
+           M->blockTile());
+  for (unsigned I = 0; I < SeqOutputs.size(); ++I)
+    E = addConstraint(
+        E,
+        {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
+         {isl_dim_param, Param(SeqParams[I]), -1}},
+        0, true);
+  if (Tiled)
+    InTile(tuplePos(Tiled->Index), Param(TileParam), Tiled->Tile);
+  if (BlockRed && BlockRed->Chunk)
+    InTile(tuplePos(BlockRed->Index),
+           Param(BlockId[static_cast<int>(BlockRed->Ax)]), BlockRed->Chunk);
+  return E.coalesce();
+}
+
+/// The tiling relations on the tuple space \p Sp of piece \p P: output
+/// indices as functions of block, thread and register coordinates, the
+/// registers' ranges, and sequential outputs fixed to their loop iterators.
+isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
+  isl::set E = isl::set::universe(Sp);
+  unsigned NIdx = isl_set_dim(E.get(), isl_dim_set) - GridMaps.size();
+  auto Pos = [&](unsigned Index) -> unsigned {
+    if (P == Piece::Init || P == Piece::Write)
+      return std::find(S->OutputIndices.begin(), S->OutputIndices.end(),
+                       Index) -
+             S->OutputIndices.begin();
+    return tuplePos(Index);
+  };
+  for (unsigned R = 0; R < GridMaps.size(); ++R) {
+    const IndexMap &M = *GridMaps[R];
+    unsigned O = Pos(M.Index), U = NIdx + R;
+    int A = static_cast<int>(M.Ax);
+    unsigned B = paramPos(E, BlockId[A]), T = paramPos(E, ThreadId[A]);
+    long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
+    E = addConstraint(E,
+                      {{isl_dim_set, O, 1},
+                       {isl_dim_param, B, -M.blockTile()},
+                       {isl_dim_param, T, -TC},
+                       {isl_dim_set, U, -UC}},
+                      0, true);
+    E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
+    E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
+  }
+  for (unsigned I = 0; I < SeqOutputs.size(); ++I)
+    E = addConstraint(E,
+                      {{isl_dim_set, Pos(SeqOutputs[I]->Index), 1},
+                       {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
+                      0, true);
+  return E;
+}
+
+isl::multi_aff StatementMapping::accessOnTuple(const isl::map &Rel,
+                                               Piece P) const {
+  // { S[indices] -> A[...] } as a function, then on the piece's tuple.
+  isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(align(Rel).release());
+  isl_multi_aff *MA = nullptr;
+  isl_pw_multi_aff_foreach_piece(
+      PMA,
+      [](isl_set *Dom, isl_multi_aff *M, void *User) -> isl_stat {
+        isl_set_free(Dom);
+        auto **Out = static_cast<isl_multi_aff **>(User);
+        if (*Out)
+          isl_multi_aff_free(M);
+        else
+          *Out = M;
+        return isl_stat_ok;
+      },
+      &MA);
+  isl_pw_multi_aff_free(PMA);
+  unsigned NIdx = S->Indices.size();
+  if (P == Piece::Init || P == Piece::Write) {
+    for (int I = NIdx - 1; I >= 0; --I)
+      if (!isOutput(S->Indices[I]))
+        MA = isl_multi_aff_drop_dims(MA, isl_dim_in, I, 1);
+  }
+  MA = isl_multi_aff_add_dims(MA, isl_dim_in, GridMaps.size());
+  const std::string &T = P == Piece::Init    ? TupleInit
+                         : P == Piece::Write ? TupleWrite
+                                             : TupleUpdate;
+  MA = isl_multi_aff_set_tuple_name(MA, isl_dim_in, T.c_str());
+  return isl::manage(MA);
+}
+
+Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
+                                        const Schedule &Sch,
+                                        LoweringCache &Cache) {
+  StatementMapping Map;
+  Map.K = &K;
+  Map.S = &S;
+  Map.Sch = &Sch;
+  Map.Ctx = K.Domain.ctx();
+  std::string Error = validateSchedule(Sch, K, S);
+  if (!Error.empty())
+    return Failure::user(Error);
+  for (const std::string &N : K.ParamNames)
+    Map.Names.take(N);
+  for (const std::string &N : K.IndexNames)
+    Map.Names.take(N);
+  for (const Argument &A : K.Args)
+    Map.Names.take(A.Name);
+  for (const char *R :
+       {"idx", "acc", "red", "loopy_min", "loopy_max", "loopy_floord"})
+    Map.Names.take(R);
+
+  for (const IndexMap &M : Sch.Maps) {
+    int A = static_cast<int>(M.Ax);
+    switch (M.K) {
+    case IndexMap::Kind::Grid:
+      Map.BlockId[A] = Map.Names.fresh(std::string("b") + axisLetter(M.Ax));
+      Map.ThreadId[A] = Map.Names.fresh(std::string("t") + axisLetter(M.Ax));
+      Map.GridMaps.push_back(&M);
+      break;
+    case IndexMap::Kind::Block:
+      if (M.Chunk)
+        Map.BlockId[A] = Map.Names.fresh(std::string("b") + axisLetter(M.Ax));
+      Map.ThreadId[A] = Map.Names.fresh(std::string("t") + axisLetter(M.Ax));
+      Map.BlockRed = &M;
+      break;
+    case IndexMap::Kind::Tiled:
+      Map.Tiled = &M;
+      break;
+    case IndexMap::Kind::Seq:
+      if (Map.isOutput(M.Index))
+        Map.SeqOutputs.push_back(&M);
+      break;
+    }
+  }
+  for (const std::string &N : K.ParamNames)
+    if (!K.Fixed.count(N))
+      Map.ParamNames.push_back(N);
+  Map.NumSizes = Map.ParamNames.size();
+  for (int A = 0; A < 3; ++A)
+    if (!Map.BlockId[A].empty())
+      Map.ParamNames.push_back(Map.BlockId[A]);
+  for (int A = 0; A < 3; ++A)
+    if (!Map.ThreadId[A].empty())
+      Map.ParamNames.push_back(Map.ThreadId[A]);
+  // Uniform loop iterators are parameters of the per-thread code.
+  for (const IndexMap *M : Map.SeqOutputs) {
+    // The loop variable carries the index's own name.
+    Map.SeqParams.push_back(K.IndexNames[M->Index]);
+    Map.ParamNames.push_back(Map.SeqParams.back());
+  }
+  if (Map.Tiled) {
+    Map.TileParam = Map.Names.fresh(K.IndexNames[Map.Tiled->Index] + "_tile");
+    Map.ParamNames.push_back(Map.TileParam);
+  }
+  Map.Params = paramSpace(Map.Ctx, Map.ParamNames);
+  for (unsigned I : S.Indices)
+    Map.IndexParamNames.push_back(K.IndexNames[I]);
+  for (const IndexMap *M : Map.GridMaps) {
+    Map.RegNames.push_back(Map.Names.fresh("u_" + K.IndexNames[M->Index]));
+    Map.RegCount *= M->Ilp;
+  }
+  Map.TupleUpdate = S.Name;
+  Map.TupleInit = S.Name + "_init";
+  Map.TupleWrite = S.Name + "_write";
+
+  // Reductions become register accumulators. Each must run over all the
+  // statement's reduction indices, and none may nest in another.
+  std::function<bool(const Expr &, bool)> Collect = [&](const Expr &E,
+                                                        bool Inside) {
+    if (E.Kind == ExprKind::Reduce) {
+      std::vector<unsigned> R = E.ReduceIndices;
+      std::sort(R.begin(), R.end());
+      if (Inside || R != S.ReductionIndices) {
+        Error = "the lowering supports reductions that each run over all of "
+                "the statement's reduction indices, not nested ones";
+        return false;
+      }
+      Map.Accs.push_back({&E, ""});
+      return Collect(*E.Operands[0], true);
+    }
+    for (const ExprPtr &O : E.Operands)
+      if (!Collect(*O, Inside))
+        return false;
+    return true;
+  };
+  if (!Collect(*S.Rhs, false))
+    return Failure::user(Error);
+  for (size_t I = 0; I < Map.Accs.size(); ++I)
+    Map.Accs[I].Name = Map.Accs.size() == 1 ? "acc" : "acc" + std::to_string(I);
+  if (Map.splitAcrossBlocks()) {
+    // Blocks add their partial results into the output, which a kernel
+    // launched first sets to zero: that is only the statement's value
+    // when the statement is the sum itself.
+    if (S.Rhs->Kind != ExprKind::Reduce || S.Rhs->reduceOp() != ReduceOp::Sum ||
+        S.Rhs->Type == DType::Bool) {
+      Error = "a reduction split across blocks adds the blocks' results "
+              "atomically; it needs a statement of the form out = sum(...)";
+      return Failure::user(Error);
+    }
+  }
+
+  Map.Context = Map.align(isl::manage(isl_set_from_params(K.Context.copy())));
+  Map.Context = isl::manage(isl_set_params(Map.Context.release()));
+  Map.BlockContext = Map.Context;
+  for (int A = 0; A < 3; ++A)
+    if (!Map.BlockId[A].empty())
+      Map.BlockContext = addConstraint(
+          Map.BlockContext,
+          {{isl_dim_param, paramPos(Map.BlockContext, Map.BlockId[A]), 1}}, 0,
+          false);
+  for (int A = 0; A < 3; ++A) {
+    if (!Map.ThreadId[A].empty()) {
+      unsigned P = paramPos(Map.Context, Map.ThreadId[A]);
+      Map.Context =
+          addConstraint(Map.Context, {{isl_dim_param, P, 1}}, 0, false);
+      Map.Context = addConstraint(Map.Context, {{isl_dim_param, P, -1}},
+                                  Sch.threads(static_cast<Axis>(A)) - 1, false);
+    }
+    if (!Map.BlockId[A].empty())
+      Map.Context = addConstraint(
+          Map.Context,
+          {{isl_dim_param, paramPos(Map.Context, Map.BlockId[A]), 1}}, 0,
+          false);
+  }
+
+  // The per-thread domains.
+  unsigned NIdx = S.Indices.size();
+  isl_set *D = Map.align(S.Domain).release();
+  D = isl_set_add_dims(D, isl_dim_set, Map.GridMaps.size());
+  for (unsigned I = 0; I < NIdx; ++I)
+    D = isl_set_set_dim_name(D, isl_dim_set, I, Map.IndexParamNames[I].c_str());
+  for (unsigned R = 0; R < Map.GridMaps.size(); ++R)
+    D = isl_set_set_dim_name(D, isl_dim_set, NIdx + R, Map.RegNames[R].c_str());
+  isl::set E = isl::manage(D).intersect_params(Map.Context);
+
+  std::map<unsigned, bool> &Negative = Cache.statement(S.Name).Negative;
+  for (const IndexMap *M : Map.GridMaps) {
+    // Every point of the index must lie in some block: o >= 0.
+    auto Known = Negative.find(M->Index);
+    if (Known == Negative.end()) {
+      isl::set Neg = addConstraint(
+          E, {{isl_dim_set, (unsigned)Map.tuplePos(M->Index), -1}}, -1, false);
+      Known = Negative.emplace(M->Index, !Neg.is_empty()).first;
+    }
+    if (Known->second) {
+      Error = "index " + quote(K.IndexNames[M->Index]) +
+              " takes negative values, which no block covers";
+      return Failure::user(Error);
+    }
+  }
+  // contiguous: o = B*b + Ilp*t + u;  strided: o = B*b + T*u + t
+  E = E.intersect(Map.frame(E.get_space(), Piece::Update));
+  // Init and Write: the output indices and registers. A block-parallel
+  // reduction's threads each hold partial results, so every one of them
+  // initialises; only thread 0 of the reduction axis writes.
+  isl_set *O = E.copy();
+  for (int I = NIdx - 1; I >= 0; --I)
+    if (!Map.isOutput(S.Indices[I]))
+      O = isl_set_project_out(O, isl_dim_set, I, 1);
+  Map.OutDom = isl::manage(O);
+
+  // Update runs inside the block-uniform loop over reduction tiles.
+  if (Map.Tiled) {
+    unsigned Kp = Map.tuplePos(Map.Tiled->Index),
+             P = paramPos(E, Map.TileParam);
+    E = addConstraint(
+        E, {{isl_dim_set, Kp, 1}, {isl_dim_param, P, -Map.Tiled->Tile}}, 0,
+        false);
+    E = addConstraint(
+        E, {{isl_dim_set, Kp, -1}, {isl_dim_param, P, Map.Tiled->Tile}},
+        Map.Tiled->Tile - 1, false);
+  }
+
+  if (Map.BlockRed) {
+    // k = Threads * q + t for some q: each thread strides over k.
+    unsigned Kp = Map.tuplePos(Map.BlockRed->Index);
+    int A = static_cast<int>(Map.BlockRed->Ax);
+    if (long C = Map.BlockRed->Chunk) {
+      // Split across blocks: block b takes C*b <= k < C*(b + 1).
+      unsigned Bp = paramPos(E, Map.BlockId[A]);
+      E = addConstraint(E, {{isl_dim_set, Kp, 1}, {isl_dim_param, Bp, -C}}, 0,
+                        false);
+      E = addConstraint(E, {{isl_dim_set, Kp, -1}, {isl_dim_param, Bp, C}},
+                        C - 1, false);
+    }
+    isl_set *X = isl_set_add_dims(E.copy(), isl_dim_set, 1);
+    unsigned Q = isl_set_dim(X, isl_dim_set) - 1;
+    isl::set XS =
+        addConstraint(isl::manage(X),
+                      {{isl_dim_set, Kp, 1},
+                       {isl_dim_set, Q, -Map.BlockRed->Threads},
+                       {isl_dim_param, paramPos(E, Map.ThreadId[A]), -1}},
+                      0, true);
+    E = isl::manage(isl_set_project_out(XS.release(), isl_dim_set, Q, 1));
+  }
+  Map.Ext = E.coalesce();
+  Map.OutDom = Map.OutDom.coalesce();
+  return Map;
+}
+
+void boundBlocks(StatementMapping &Map, LoweringCache::Block &Facts) {
+  // Blocks along each grid axis: 1 + the largest block id used. Every
+  // launched block has an id within that range, which the code may assume.
+  for (int A = 0; A < 3; ++A) {
+    if (Map.BlockId[A].empty())
+      continue;
+    if (!Facts.Bounded) {
+      isl_set *P = isl_set_params(Map.blockIterations().release());
+      P = isl_set_from_params(P);
+      unsigned Pos = paramPos(isl::manage_copy(P), Map.BlockId[A]);
+      P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
+      for (int Q = isl_set_dim(P, isl_dim_param) - 1; Q >= (int)Map.NumSizes;
+           --Q)
+        P = isl_set_project_out(P, isl_dim_param, Q, 1);
+      Facts.Max[A] = isl::manage(isl_set_dim_max(P, 0)).coalesce();
+    }
+    isl::pw_aff Max = Facts.Max[A];
+    Map.BlockMax[A] = Max;
+    isl_pw_aff *Id = isl_pw_aff_param_on_domain_id(
+        isl_set_universe(isl_space_params(Map.Params.copy())),
+        isl_id_alloc(Map.Ctx.get(), Map.BlockId[A].c_str(), nullptr));
+    isl_set *Le = isl_pw_aff_le_set(
+        Id, isl_pw_aff_align_params(Max.copy(), Map.Params.copy()));
+    Map.Context = Map.align(Map.Context.intersect(isl::manage(Le)));
+  }
+  Facts.Bounded = true;
+}
+
+BlockGrid blockGrid(const StatementMapping &Map, bool WithLaunchIf) {
+  const Kernel &K = *Map.K;
+  BlockGrid G;
+  std::string *GridIsl = G.Isl, *GridC = G.C;
+  isl::set KCtx = isl::manage(isl_set_from_params(K.Context.copy())).params();
+  isl_ast_build *CB = isl_ast_build_from_context(KCtx.copy());
+  isl::set Nonempty = KCtx;
+  for (int A = 0; A < 3; ++A) {
+    if (Map.BlockId[A].empty()) {
+      GridIsl[A] = "1";
+      GridC[A] = "1";
+      continue;
+    }
+    isl_pw_aff *Max = Map.BlockMax[A]->copy();
+    Max = isl_pw_aff_add(
+        Max, isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(Max)),
+                                      isl_val_one(Map.Ctx.get())));
+    Max = isl_pw_aff_coalesce(Max);
+    Nonempty = Nonempty.intersect(
+        isl::manage(isl_pw_aff_domain(isl_pw_aff_copy(Max))));
+    GridC[A] = exprText(CB, isl::manage(isl_pw_aff_copy(Max)));
+    // No block at all where the domain is empty: the launcher skips the
+    // kernel, and the code may assume every block lies within the range.
+    isl_set *Empty =
+        isl_set_subtract(KCtx.copy(), isl_pw_aff_domain(isl_pw_aff_copy(Max)));
+    if (isl_set_is_empty(Empty) == isl_bool_false)
+      Max = isl_pw_aff_union_max(
+          Max, isl_pw_aff_val_on_domain(Empty, isl_val_zero(Map.Ctx.get())));
+    else
+      isl_set_free(Empty);
+    char *Str = isl_pw_aff_to_str(isl_pw_aff_coalesce(Max));
+    GridIsl[A] = Str ? Str : "";
+    free(Str);
+  }
+  if (WithLaunchIf && !Nonempty.is_equal(KCtx)) {
+    isl_ast_expr *E = isl_ast_build_expr_from_set(CB, Nonempty.release());
+    G.LaunchIf = printAstExpr(E);
+    isl_ast_expr_free(E);
+  }
+  isl_ast_build_free(CB);
+  return G;
+}
+
+} // namespace loopy
