@@ -22,29 +22,29 @@ namespace loopy {
 /// { A[x] : 0 <= x_d < extent_d for every d }, in the space of \p Range
 /// (the range space of an access to \p A).
 static isl::set arrayExtent(const Argument &A, isl::space Range) {
-  isl_set *Ext = isl_set_universe(Range.copy());
-  isl_local_space *LS = isl_local_space_from_space(Range.copy());
-  isl_id *Id = isl_space_get_tuple_id(Range.get(), isl_dim_set);
+  isl_ctx *C = Range.ctx().get();
+  isl::set Ext = isl::set::universe(Range);
+  isl::id Id = take(C, isl_space_get_tuple_id(Range.get(), isl_dim_set));
   for (unsigned D = 0; D < A.rank(); ++D) {
-    Ext = isl_set_lower_bound_si(Ext, isl_dim_set, D, 0);
-    isl_aff *X = isl_aff_var_on_domain(isl_local_space_copy(LS), isl_dim_set, D);
-    isl_aff *E = isl_aff_add_dims(A.Shape[D].copy(), isl_dim_in, A.rank());
-    E = isl_aff_set_tuple_id(E, isl_dim_in, isl_id_copy(Id));
-    Ext = isl_set_intersect(Ext, isl_aff_lt_set(X, E));
+    Ext = take(C, isl_set_lower_bound_si(Ext.release(), isl_dim_set, D, 0));
+    isl::aff X = take(C, isl_aff_var_on_domain(
+                             isl_local_space_from_space(Range.copy()),
+                             isl_dim_set, D));
+    isl::aff E = take(C, isl_aff_add_dims(A.Shape[D].copy(), isl_dim_in,
+                                          A.rank()));
+    E = take(C, isl_aff_set_tuple_id(E.release(), isl_dim_in, Id.copy()));
+    Ext = Ext.intersect(X.lt_set(E));
   }
-  isl_id_free(Id);
-  isl_local_space_free(LS);
-  return isl::manage(Ext);
+  return Ext;
 }
 
 /// The value of the parameter function \p F at the parameters of \p P.
 static long evalAtParams(const isl::aff &F, const isl::point &P) {
-  isl_set *Params = isl_set_params(isl_set_from_point(P.copy()));
-  isl_point *Q = isl_set_sample_point(isl_set_from_params(Params));
-  isl_val *V = isl_aff_eval(F.copy(), Q);
-  long R = isl_val_get_num_si(V);
-  isl_val_free(V);
-  return R;
+  isl_ctx *C = P.ctx().get();
+  isl::set Params = isl::set(P).params();
+  isl::point Q =
+      take(C, isl_set_from_params(Params.release())).sample_point();
+  return toLong(F.eval(Q));
 }
 
 static bool checkAccess(const Kernel &K, const Statement &S, const Access &Acc,
@@ -56,7 +56,7 @@ static bool checkAccess(const Kernel &K, const Statement &S, const Access &Acc,
   if (Bad.is_empty())
     return true;
   isl::point P = smallestPoint(Bad);
-  isl::set At = isl::manage(isl_set_from_point(P.copy()));
+  isl::set At(P);
   isl::point Elem = Acc.Relation.intersect_domain(At).range().sample_point();
   std::vector<long> Sub = coordinates(Elem, isl_dim_set, 0, A.rank());
 

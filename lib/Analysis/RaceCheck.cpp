@@ -19,12 +19,13 @@ namespace loopy {
 /// { S[out] -> A[...] }: the write of \p S as a function of its output
 /// indices alone (the written subscripts never use reduction indices).
 static isl::map writeOnOutputs(const Statement &S) {
-  isl_map *W = S.Write.Relation.copy();
+  isl_ctx *C = S.Write.Relation.ctx().get();
+  isl::map W = S.Write.Relation;
   for (int I = S.Indices.size() - 1; I >= 0; --I)
     if (std::find(S.OutputIndices.begin(), S.OutputIndices.end(),
                   S.Indices[I]) == S.OutputIndices.end())
-      W = isl_map_project_out(W, isl_dim_in, I, 1);
-  return isl::manage(W);
+      W = take(C, isl_map_project_out(W.release(), isl_dim_in, I, 1));
+  return W;
 }
 
 static bool checkStatement(const Kernel &K, const Statement &S,
@@ -35,7 +36,7 @@ static bool checkStatement(const Kernel &K, const Statement &S,
   // { [o1, o2] : o1 != o2 and both write one element }
   isl::map Same = Out.apply_range(Out.reverse());
   isl::space Sp = Same.get_space();
-  isl::map Id = isl::manage(isl_map_identity(Sp.release()));
+  isl::map Id = take(Sp.ctx(), isl_map_identity(Sp.release()));
   isl::set Pairs = Same.subtract(Id).wrap().flatten();
   if (Pairs.is_empty())
     return true;
@@ -72,7 +73,7 @@ bool checkWritesRaceFree(const Kernel &K, DiagnosticEngine &Diags) {
         continue;
       isl::point P = smallestPoint(Both);
       std::string Where = describeParams(Both, P);
-      unsigned Rank = isl_set_dim(Both.get(), isl_dim_set);
+      unsigned Rank = Both.tuple_dim();
       Diags.error(B.Write.Loc,
                   "element " + K.Args[A.Write.Arg].Name + "[" +
                       joinValues(coordinates(P, isl_dim_set, 0, Rank)) +

@@ -8,6 +8,9 @@
 #include "loopy/Frontend/Parser.h"
 #include "loopy/Frontend/Lexer.h"
 
+#include <algorithm>
+#include <string>
+
 namespace loopy {
 namespace {
 
@@ -21,6 +24,8 @@ ExprPtr cloneExpr(const Expr &E) {
   N->NameRange = E.NameRange;
   N->Op = E.Op;
   N->OpRange = E.OpRange;
+  N->Outer = E.Outer;
+  N->Depth = E.Depth;
   for (const ExprPtr &A : E.Args)
     N->Args.push_back(cloneExpr(*A));
   return N;
@@ -97,6 +102,10 @@ private:
   ExprPtr parseUnary();
   ExprPtr parsePrimary();
   std::vector<ExprPtr> parseExprList(TokenKind Close, const char *Context);
+  /// Sets \p E's depth to one more than its deepest part (\p Parts) and
+  /// rejects it, at \p At, past MaxExprDepth.
+  void setDepth(Expr &E, unsigned Parts, SourceRange At);
+  [[noreturn]] void tooDeep(SourceRange At);
 
   const SourceManager &SM;
   DiagnosticEngine &Diags;
@@ -416,9 +425,27 @@ std::vector<ExprPtr> Parser::parseExprList(TokenKind Close,
   }
 }
 
+void Parser::tooDeep(SourceRange At) {
+  syntaxError(At, "expression is nested too deeply: it has more than " +
+                      std::to_string(MaxExprDepth) +
+                      " levels of operators, calls and parentheses; write "
+                      "long sums or products of similar terms as a "
+                      "reduction, such as sum(k, ...)");
+  throw ParseFailure{};
+}
+
+void Parser::setDepth(Expr &E, unsigned Parts, SourceRange At) {
+  E.Depth = Parts + 1;
+  if (E.Depth > MaxExprDepth)
+    tooDeep(At);
+}
+
 ExprPtr Parser::parseExpr() {
-  if (++Depth > 256)
-    fail("expression is nested too deeply");
+  // The nesting the parser descends into before it builds a node (each
+  // level adds to the depth of the node it becomes part of) is bounded
+  // here; long operator chains are bounded by the depth of what is built.
+  if (++Depth > MaxExprDepth)
+    tooDeep(here());
   ExprPtr E = parseBinary(0);
   --Depth;
   return E;
@@ -460,9 +487,10 @@ ExprPtr Parser::parseBinary(int MinPrec) {
     consume();
     ExprPtr R = parseBinary(P + 1);
     auto B = std::make_unique<Expr>(Expr::Kind::Binary,
-                                    L->Range.join(R->Range));
+                                    L->Outer.join(R->Outer));
     B->Op = Op.Kind;
     B->OpRange = Op.Range;
+    setDepth(*B, std::max(L->Depth, R->Depth), Op.Range);
     B->Args.push_back(std::move(L));
     B->Args.push_back(std::move(R));
     L = std::move(B);
@@ -474,16 +502,17 @@ ExprPtr Parser::parseUnary() {
       Tok.is(TokenKind::Plus)) {
     Token Op = Tok;
     consume();
-    if (++Depth > 256)
-      fail("expression is nested too deeply");
+    if (++Depth > MaxExprDepth)
+      tooDeep(Op.Range);
     ExprPtr Sub = parseUnary();
     --Depth;
     if (Op.is(TokenKind::Plus))
       return Sub;
     auto U = std::make_unique<Expr>(Expr::Kind::Unary,
-                                    Op.Range.join(Sub->Range));
+                                    Op.Range.join(Sub->Outer));
     U->Op = Op.Kind;
     U->OpRange = Op.Range;
+    setDepth(*U, Sub->Depth, Op.Range);
     U->Args.push_back(std::move(Sub));
     return U;
   }
@@ -520,23 +549,33 @@ ExprPtr Parser::parsePrimary() {
       consume();
       E->Args = parseExprList(TokenKind::RParen, "in the call");
     }
-    E->Range = {T.Range.Begin, PrevEnd};
+    E->Range = E->Outer = {T.Range.Begin, PrevEnd};
+    unsigned Parts = 0;
+    for (const ExprPtr &A : E->Args)
+      Parts = std::max(Parts, A->Depth);
+    if (!E->Args.empty())
+      setDepth(*E, Parts, T.Range);
     return E;
   }
   case TokenKind::LParen: {
     consume();
-    if (++Depth > 256)
-      fail("expression is nested too deeply");
     std::vector<ExprPtr> Items = parseExprList(TokenKind::RParen,
                                                "in the parenthesized list");
-    --Depth;
-    if (Items.size() == 1)
+    SourceRange Whole{T.Range.Begin, PrevEnd};
+    if (Items.size() == 1) {
+      // No node of its own, but a level like any other.
+      Items[0]->Outer = Whole;
+      setDepth(*Items[0], Items[0]->Depth, T.Range);
       return std::move(Items[0]);
-    auto E = std::make_unique<Expr>(Expr::Kind::Tuple,
-                                    SourceRange{T.Range.Begin, PrevEnd});
+    }
+    auto E = std::make_unique<Expr>(Expr::Kind::Tuple, Whole);
     if (Items.empty())
       fail("empty parentheses '()' are not an expression");
     E->Args = std::move(Items);
+    unsigned Parts = 0;
+    for (const ExprPtr &A : E->Args)
+      Parts = std::max(Parts, A->Depth);
+    setDepth(*E, Parts, T.Range);
     return E;
   }
   default:

@@ -1,8 +1,7 @@
 //===- IRPrinter.cpp - Stable textual form of the Kernel IR ---------------===//
 #include "loopy/IR/IRPrinter.h"
+#include "loopy/Support/Isl.h"
 
-#include <isl/aff.h>
-#include <isl/printer.h>
 
 #include <ostream>
 #include <sstream>
@@ -10,15 +9,8 @@
 namespace loopy {
 
 std::string islText(const isl::aff &A) {
-  // Print the affine expression alone, in C syntax: "n + 1".
-  isl_printer *P = isl_printer_to_str(A.ctx().get());
-  P = isl_printer_set_output_format(P, ISL_FORMAT_C);
-  P = isl_printer_print_aff(P, A.get());
-  char *S = isl_printer_get_str(P);
-  isl_printer_free(P);
-  std::string R = S ? S : "?";
-  free(S);
-  return R;
+  // The affine expression alone, in C syntax: "n + 1".
+  return printC(A);
 }
 
 static int precedence(const Expr &E) {

@@ -1,5 +1,8 @@
 //===- CompiledStatement.cpp - A statement ready to run on host data ------===//
 #include "CompiledStatement.h"
+#include "loopy/Support/Isl.h"
+
+#include <optional>
 
 #include "Instantiate.h"
 
@@ -38,16 +41,14 @@ IntExpr CompiledStatement::offsetOf(const Access &A,
     return IntExpr::constant(0);
   // [active] -> { [] -> A[subscripts] }, then the sum of stride * subscript.
   isl::map M = inputsToParams(instantiate(A.Relation, D.Params), Names, Pos);
-  isl_pw_multi_aff *Sub = isl_pw_multi_aff_from_map(M.copy());
-  isl_pw_aff *Off = nullptr;
+  isl::pw_multi_aff Sub = take(M.ctx(), isl_pw_multi_aff_from_map(M.copy()));
+  std::optional<isl::pw_aff> Off;
   for (unsigned Dim = 0; Dim < H.strides().size(); ++Dim) {
-    isl_pw_aff *X = isl_pw_multi_aff_get_pw_aff(Sub, Dim);
-    X = isl_pw_aff_scale_val(
-        X, isl_val_int_from_si(M.ctx().get(), H.strides()[Dim]));
-    Off = Off ? isl_pw_aff_add(Off, X) : X;
+    isl::pw_aff X =
+        Sub.at(Dim).scale(isl::val(M.ctx(), H.strides()[Dim]));
+    Off = Off ? Off->add(X) : X;
   }
-  isl_pw_multi_aff_free(Sub);
-  return IntExpr::fromPwAff(isl::manage(Off), Context, Slots);
+  return IntExpr::fromPwAff(*Off, Context, Slots);
 }
 
 void CompiledStatement::compileLeaf(const Expr &E, ValueNode &N) {

@@ -83,8 +83,11 @@ int64_t wrapMul(int64_t A, int64_t B) {
                               static_cast<uint64_t>(B));
 }
 
-/// C division and remainder, defined everywhere: 0 for a zero divisor,
-/// and the wrapped result for the minimum divided by -1.
+/// Integer division and remainder as the language defines them (see
+/// docs/language.md, 8.2): C's, truncating toward zero, and defined
+/// everywhere: x / 0 = 0 and x % 0 = x, and the minimum divided by -1 wraps
+/// to itself with remainder 0, so that x == (x / y) * y + x % y always holds
+/// (with wrapping).
 int64_t intDiv(int64_t A, int64_t B) {
   if (B == 0)
     return 0;
@@ -93,7 +96,9 @@ int64_t intDiv(int64_t A, int64_t B) {
   return A / B;
 }
 int64_t intRem(int64_t A, int64_t B) {
-  if (B == 0 || B == -1)
+  if (B == 0)
+    return A;
+  if (B == -1)
     return 0;
   return A % B;
 }

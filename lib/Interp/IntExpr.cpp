@@ -1,5 +1,6 @@
 //===- IntExpr.cpp - Integer expressions from isl AST expressions ---------===//
 #include "IntExpr.h"
+#include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
 #include <isl/ast_build.h>
@@ -42,7 +43,7 @@ IntExpr IntExpr::slot(unsigned S) {
   return E;
 }
 
-IntExpr IntExpr::fromIsl(isl_ast_expr *X, const SlotMap &Slots) {
+IntExpr IntExpr::fromIsl(const isl::ast_expr &X, const SlotMap &Slots) {
   IntExpr E;
   E.Root = compile(X, Slots);
   E.Linear = E.flatten(E.Root, 1);
@@ -55,18 +56,12 @@ IntExpr IntExpr::fromIsl(isl_ast_expr *X, const SlotMap &Slots) {
 
 IntExpr IntExpr::fromPwAff(const isl::pw_aff &PA, const isl::set &Context,
                            const SlotMap &Slots) {
-  isl_ast_build *Build = isl_ast_build_from_context(Context.copy());
+  isl_ctx *Ctx = PA.ctx().get();
+  isl::ast_build Build = isl::ast_build::from_context(Context);
   // A build from a context takes functions on the parameter space.
-  isl_ast_expr *X = isl_ast_build_expr_from_pw_aff(
-      Build, isl_pw_aff_project_domain_on_params(PA.copy()));
-  isl_ast_build_free(Build);
-  if (!X)
-    throw std::runtime_error(
-        std::string("interpreter: isl could not build an expression: ") +
-        (isl_ctx_last_error_msg(PA.ctx().get()) ?: "?"));
-  IntExpr E = fromIsl(X, Slots);
-  isl_ast_expr_free(X);
-  return E;
+  isl::pw_aff OnParams =
+      take(Ctx, isl_pw_aff_project_domain_on_params(PA.copy()));
+  return fromIsl(Build.expr_from(OnParams), Slots);
 }
 
 IntExpr::Op IntExpr::opOf(isl_ast_expr_op_type T) {
@@ -100,34 +95,29 @@ IntExpr::Op IntExpr::opOf(isl_ast_expr_op_type T) {
   throw std::logic_error("interpreter: unexpected isl AST operation");
 }
 
-IntExpr::Node IntExpr::compile(isl_ast_expr *E, const SlotMap &Slots) {
+IntExpr::Node IntExpr::compile(const isl::ast_expr &E, const SlotMap &Slots) {
+  isl_ctx *Ctx = E.ctx().get();
   Node N;
-  switch (isl_ast_expr_get_type(E)) {
+  switch (isl_ast_expr_get_type(E.get())) {
   case isl_ast_expr_id: {
-    isl_id *Id = isl_ast_expr_id_get_id(E);
+    isl::id Id = take(Ctx, isl_ast_expr_id_get_id(E.get()));
     N.O = Op::Slot;
-    N.Slot = Slots.slot(isl_id_get_name(Id));
-    isl_id_free(Id);
+    N.Slot = Slots.slot(Id.name());
     return N;
   }
-  case isl_ast_expr_int: {
-    isl_val *V = isl_ast_expr_int_get_val(E);
-    N.Value = isl_val_get_num_si(V);
-    isl_val_free(V);
+  case isl_ast_expr_int:
+    N.Value = toLong(take(Ctx, isl_ast_expr_int_get_val(E.get())));
     return N;
-  }
   case isl_ast_expr_op:
     break;
   default:
-    throw std::logic_error("interpreter: malformed isl AST expression");
+    throwLastError(Ctx); // isl_ast_expr_error
   }
-  int NArgs = isl_ast_expr_op_get_n_arg(E);
-  for (int I = 0; I < NArgs; ++I) {
-    isl_ast_expr *A = isl_ast_expr_op_get_arg(E, I);
-    N.Args.push_back(compile(A, Slots));
-    isl_ast_expr_free(A);
-  }
-  N.O = opOf(isl_ast_expr_op_get_type(E));
+  unsigned NArgs = checkSize(Ctx, isl_ast_expr_op_get_n_arg(E.get()));
+  for (unsigned I = 0; I < NArgs; ++I)
+    N.Args.push_back(
+        compile(take(Ctx, isl_ast_expr_op_get_arg(E.get(), I)), Slots));
+  N.O = opOf(isl_ast_expr_op_get_type(E.get()));
   return N;
 }
 

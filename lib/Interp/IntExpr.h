@@ -41,7 +41,7 @@ public:
   static IntExpr constant(long V);
   static IntExpr slot(unsigned S);
   /// Compiles \p E (borrowed) whose identifiers all have slots in \p Slots.
-  static IntExpr fromIsl(isl_ast_expr *E, const SlotMap &Slots);
+  static IntExpr fromIsl(const isl::ast_expr &E, const SlotMap &Slots);
   /// Compiles \p PA [p...] -> { [] -> [e] }, a function of parameters that
   /// have slots in \p Slots, through isl's AST expression builder, which
   /// simplifies it under the parameter set \p Context.
@@ -75,7 +75,7 @@ private:
   };
 
   static Op opOf(isl_ast_expr_op_type T);
-  static Node compile(isl_ast_expr *E, const SlotMap &Slots);
+  static Node compile(const isl::ast_expr &E, const SlotMap &Slots);
   static long evalNode(const Node &N, const long *Env);
   static bool usesSlot(const Node &N, unsigned S);
   /// Adds Scale * N to the linear form; false if N is not affine.

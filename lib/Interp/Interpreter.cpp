@@ -1,5 +1,6 @@
 //===- Interpreter.cpp - The reference semantics of the Kernel IR ---------===//
 #include "loopy/Interp/Interpreter.h"
+#include "loopy/Support/Isl.h"
 
 #include "CompiledStatement.h"
 #include "Random.h"
@@ -30,11 +31,12 @@ void interpret(const Kernel &K, HostData &D) {
 /// Whether \p P lies in \p S, a set without parameters.
 static bool contains(const isl::set &S, const std::vector<long> &P) {
   isl_ctx *Ctx = S.ctx().get();
-  isl_point *Pt = isl_point_zero(isl_set_get_space(S.get()));
+  isl::point Pt = take(Ctx, isl_point_zero(isl_set_get_space(S.get())));
   for (unsigned D = 0; D < P.size(); ++D)
-    Pt = isl_point_set_coordinate_val(Pt, isl_dim_set, D,
-                                      isl_val_int_from_si(Ctx, P[D]));
-  return isl::manage(isl_set_from_point(Pt)).is_subset(S);
+    Pt = take(Ctx, isl_point_set_coordinate_val(
+                       Pt.release(), isl_dim_set, D,
+                       isl::val(S.ctx(), P[D]).release()));
+  return isl::set(Pt).is_subset(S);
 }
 
 /// Calls \p F(Env) for each point of \p Points that lies in the output

@@ -1,5 +1,6 @@
 //===- LoopNest.cpp - Executable loops over an isl set --------------------===//
 #include "LoopNest.h"
+#include "loopy/Support/Isl.h"
 
 #include <isl/ast_build.h>
 #include <isl/id.h>
@@ -16,138 +17,121 @@ namespace loopy::interp {
 LoopNest::LoopNest(const isl::set &S, const std::vector<unsigned> &DimSlots,
                    SlotMap &Slots) {
   isl_ctx *Ctx = S.ctx().get();
-  unsigned Dims = isl_set_dim(S.get(), isl_dim_set);
+  unsigned Dims = S.tuple_dim();
   // Iterators get names no kernel index can have, so they never shadow
   // one of the set's parameters.
-  isl_id_list *Iters = isl_id_list_alloc(Ctx, Dims);
+  isl::id_list Iters(S.ctx(), Dims);
   for (unsigned D = 0; D < Dims; ++D) {
     std::string Name = "it." + std::to_string(Slots.size());
     Slots.add(Name);
-    Iters = isl_id_list_add(Iters, isl_id_alloc(Ctx, Name.c_str(), nullptr));
+    Iters = Iters.add(take(Ctx, isl_id_alloc(Ctx, Name.c_str(), nullptr)));
   }
-  isl_set *Dom = S.copy();
-  if (!isl_set_has_tuple_name(Dom))
-    Dom = isl_set_set_tuple_name(Dom, "P");
-  isl_map *Sched = isl_map_identity(
-      isl_space_map_from_set(isl_set_get_space(Dom)));
-  Sched = isl_map_intersect_domain(Sched, Dom);
-  Sched = isl_map_reset_tuple_id(Sched, isl_dim_out);
-  isl_ast_build *Build =
-      isl_ast_build_from_context(isl_set_params(S.copy()));
-  Build = isl_ast_build_set_iterators(Build, Iters);
-  isl_ast_node *Root = isl_ast_build_node_from_schedule_map(
-      Build, isl_union_map_from_map(Sched));
-  isl_ast_build_free(Build);
-  if (!Root)
-    throw std::runtime_error("interpreter: isl could not build loops");
-  compile(Root, DimSlots, Slots);
-  isl_ast_node_free(Root);
+  isl::set Dom = S;
+  if (!checkBool(Ctx, isl_set_has_tuple_name(Dom.get())))
+    Dom = take(Ctx, isl_set_set_tuple_name(Dom.release(), "P"));
+  isl::map Sched = take(Ctx, isl_map_identity(isl_space_map_from_set(
+                                 isl_set_get_space(Dom.get()))));
+  Sched = Sched.intersect_domain(Dom);
+  Sched = take(Ctx, isl_map_reset_tuple_id(Sched.release(), isl_dim_out));
+  isl::ast_build Build = isl::ast_build::from_context(S.params());
+  Build = take(Ctx, isl_ast_build_set_iterators(Build.release(),
+                                                Iters.release()));
+  compile(Build.node_from_schedule_map(isl::union_map(Sched)), DimSlots,
+          Slots);
 }
 
-void LoopNest::compileFor(isl_ast_node *N, Node &Out, const SlotMap &Slots) {
-  isl_ast_expr *Iter = isl_ast_node_for_get_iterator(N);
-  isl_id *Id = isl_ast_expr_id_get_id(Iter);
-  Out.Slot = Slots.slot(isl_id_get_name(Id));
-  isl_id_free(Id);
-  isl_ast_expr_free(Iter);
+void LoopNest::compileFor(const isl::ast_node &N, Node &Out,
+                          const SlotMap &Slots) {
+  isl_ctx *Ctx = N.ctx().get();
+  isl::ast_expr Iter = take(Ctx, isl_ast_node_for_get_iterator(N.get()));
+  Out.Slot =
+      Slots.slot(take(Ctx, isl_ast_expr_id_get_id(Iter.get())).name());
 
-  isl_ast_expr *Init = isl_ast_node_for_get_init(N);
-  isl_ast_expr *Cond = isl_ast_node_for_get_cond(N);
-  isl_ast_expr *Inc = isl_ast_node_for_get_inc(N);
+  isl::ast_expr Init = take(Ctx, isl_ast_node_for_get_init(N.get()));
+  isl::ast_expr Cond = take(Ctx, isl_ast_node_for_get_cond(N.get()));
+  isl::ast_expr Inc = take(Ctx, isl_ast_node_for_get_inc(N.get()));
   Out.Init = IntExpr::fromIsl(Init, Slots);
   Out.Inc = IntExpr::fromIsl(Inc, Slots);
   Out.Cond = IntExpr::fromIsl(Cond, Slots);
   // "it <= e" or "it < e" with e free of it: evaluate e once per loop.
-  isl_ast_expr_op_type Op = isl_ast_expr_op_get_type(Cond);
+  isl_ast_expr_op_type Op = isl_ast_expr_op_get_type(Cond.get());
   if (Op == isl_ast_expr_op_le || Op == isl_ast_expr_op_lt) {
-    isl_ast_expr *L = isl_ast_expr_op_get_arg(Cond, 0);
-    isl_ast_expr *R = isl_ast_expr_op_get_arg(Cond, 1);
+    isl::ast_expr L = take(Ctx, isl_ast_expr_op_get_arg(Cond.get(), 0));
+    isl::ast_expr R = take(Ctx, isl_ast_expr_op_get_arg(Cond.get(), 1));
     IntExpr Left = IntExpr::fromIsl(L, Slots);
     IntExpr Bound = IntExpr::fromIsl(R, Slots);
-    if (isl_ast_expr_get_type(L) == isl_ast_expr_id &&
+    if (isl_ast_expr_get_type(L.get()) == isl_ast_expr_id &&
         Left.usesSlot(Out.Slot) && !Bound.usesSlot(Out.Slot)) {
       if (Op == isl_ast_expr_op_lt) {
-        isl_ast_expr *One = isl_ast_expr_from_val(
-            isl_val_one(isl_ast_expr_get_ctx(R)));
-        R = isl_ast_expr_sub(R, One);
+        isl::ast_expr One =
+            take(Ctx, isl_ast_expr_from_val(isl_val_one(Ctx)));
+        R = take(Ctx, isl_ast_expr_sub(R.release(), One.release()));
         Bound = IntExpr::fromIsl(R, Slots);
       }
       Out.Cond = Bound;
       Out.HasUpper = true;
     }
-    isl_ast_expr_free(L);
-    isl_ast_expr_free(R);
   }
-  isl_ast_expr_free(Init);
-  isl_ast_expr_free(Cond);
-  isl_ast_expr_free(Inc);
 }
 
-unsigned LoopNest::compileOwned(isl_ast_node *N,
-                                const std::vector<unsigned> &DimSlots,
-                                const SlotMap &Slots) {
-  unsigned I = compile(N, DimSlots, Slots);
-  isl_ast_node_free(N);
-  return I;
-}
-
-unsigned LoopNest::compile(isl_ast_node *N,
+unsigned LoopNest::compile(const isl::ast_node &N,
                            const std::vector<unsigned> &DimSlots,
                            const SlotMap &Slots) {
+  isl_ctx *Ctx = N.ctx().get();
   unsigned Me = Nodes.size();
   Nodes.emplace_back();
   Node Out;
-  switch (isl_ast_node_get_type(N)) {
+  switch (isl_ast_node_get_type(N.get())) {
   case isl_ast_node_for: {
     Out.K = Kind::For;
     compileFor(N, Out, Slots);
-    Out.Kids.push_back(
-        compileOwned(isl_ast_node_for_get_body(N), DimSlots, Slots));
+    Out.Kids.push_back(compile(take(Ctx, isl_ast_node_for_get_body(N.get())),
+                               DimSlots, Slots));
     Out.Uniform = !controlUses(Out.Kids[0], Out.Slot);
     break;
   }
   case isl_ast_node_if: {
     Out.K = Kind::If;
-    isl_ast_expr *Cond = isl_ast_node_if_get_cond(N);
-    Out.Cond = IntExpr::fromIsl(Cond, Slots);
-    isl_ast_expr_free(Cond);
-    Out.Kids.push_back(
-        compileOwned(isl_ast_node_if_get_then_node(N), DimSlots, Slots));
-    if (isl_ast_node_if_has_else_node(N) == isl_bool_true) {
+    Out.Cond = IntExpr::fromIsl(take(Ctx, isl_ast_node_if_get_cond(N.get())),
+                                Slots);
+    Out.Kids.push_back(compile(
+        take(Ctx, isl_ast_node_if_get_then_node(N.get())), DimSlots, Slots));
+    if (checkBool(Ctx, isl_ast_node_if_has_else_node(N.get()))) {
       Out.Kids.push_back(
-          compileOwned(isl_ast_node_if_get_else_node(N), DimSlots, Slots));
+          compile(take(Ctx, isl_ast_node_if_get_else_node(N.get())),
+                  DimSlots, Slots));
       Out.HasElse = true;
     }
     break;
   }
   case isl_ast_node_block: {
     Out.K = Kind::Block;
-    isl_ast_node_list *L = isl_ast_node_block_get_children(N);
-    int Count = isl_ast_node_list_n_ast_node(L);
-    for (int I = 0; I < Count; ++I)
-      Out.Kids.push_back(
-          compileOwned(isl_ast_node_list_get_at(L, I), DimSlots, Slots));
-    isl_ast_node_list_free(L);
+    isl::ast_node_list L =
+        take(Ctx, isl_ast_node_block_get_children(N.get()));
+    unsigned Count = checkSize(Ctx, isl_ast_node_list_n_ast_node(L.get()));
+    for (unsigned I = 0; I < Count; ++I)
+      Out.Kids.push_back(compile(L.at(I), DimSlots, Slots));
     break;
   }
   case isl_ast_node_mark:
     Out.K = Kind::Block;
-    Out.Kids.push_back(
-        compileOwned(isl_ast_node_mark_get_node(N), DimSlots, Slots));
+    Out.Kids.push_back(compile(take(Ctx, isl_ast_node_mark_get_node(N.get())),
+                               DimSlots, Slots));
     break;
   case isl_ast_node_user: {
     Out.K = Kind::User;
-    isl_ast_expr *Call = isl_ast_node_user_get_expr(N);
+    isl::ast_expr Call = take(Ctx, isl_ast_node_user_get_expr(N.get()));
     // A call whose argument 0 is the tuple name and 1.. the coordinates.
-    int NArgs = isl_ast_expr_op_get_n_arg(Call);
-    for (int I = 1; I < NArgs; ++I) {
-      isl_ast_expr *A = isl_ast_expr_op_get_arg(Call, I);
-      Out.Assign.emplace_back(DimSlots.at(I - 1), IntExpr::fromIsl(A, Slots));
-      isl_ast_expr_free(A);
-    }
-    isl_ast_expr_free(Call);
+    unsigned NArgs = checkSize(Ctx, isl_ast_expr_op_get_n_arg(Call.get()));
+    for (unsigned I = 1; I < NArgs; ++I)
+      Out.Assign.emplace_back(
+          DimSlots.at(I - 1),
+          IntExpr::fromIsl(take(Ctx, isl_ast_expr_op_get_arg(Call.get(), I)),
+                           Slots));
     break;
   }
+  case isl_ast_node_error:
+    throwLastError(Ctx);
   default:
     throw std::logic_error("interpreter: unexpected isl AST node");
   }
@@ -229,7 +213,7 @@ uint64_t LoopNest::count(unsigned I, long *Env) const {
 uint64_t countPoints(const isl::set &S) {
   SlotMap Slots;
   std::vector<unsigned> Dims;
-  for (unsigned D = 0, N = isl_set_dim(S.get(), isl_dim_set); D < N; ++D)
+  for (unsigned D = 0, N = S.tuple_dim(); D < N; ++D)
     Dims.push_back(Slots.add("x" + std::to_string(D)));
   LoopNest L(S, Dims, Slots);
   std::vector<long> Env(Slots.size(), 0);

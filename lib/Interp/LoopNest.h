@@ -66,14 +66,11 @@ private:
     std::vector<std::pair<unsigned, IntExpr>> Assign;
   };
 
-  /// Appends the nodes of \p N (borrowed) and returns the index of its root.
-  unsigned compile(isl_ast_node *N, const std::vector<unsigned> &DimSlots,
+  /// Appends the nodes of \p N and returns the index of its root.
+  unsigned compile(const isl::ast_node &N,
+                   const std::vector<unsigned> &DimSlots,
                    const SlotMap &Slots);
-  /// The same for a node it frees.
-  unsigned compileOwned(isl_ast_node *N,
-                        const std::vector<unsigned> &DimSlots,
-                        const SlotMap &Slots);
-  void compileFor(isl_ast_node *N, Node &Out, const SlotMap &Slots);
+  void compileFor(const isl::ast_node &N, Node &Out, const SlotMap &Slots);
   /// Whether a bound or guard in the subtree at \p I reads slot \p Slot.
   bool controlUses(unsigned I, unsigned Slot) const;
   uint64_t count(unsigned I, long *Env) const;

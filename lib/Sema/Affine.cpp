@@ -1,5 +1,6 @@
 //===- Affine.cpp - Syntax to isl quasi-affine functions ------------------===//
 #include "SemaInternal.h"
+#include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
 #include <isl/local_space.h>
@@ -28,22 +29,17 @@ public:
 
 private:
   isl::aff constant(long V) {
-    isl_local_space *LS = isl_local_space_from_space(Scope.Space.copy());
-    isl_aff *A = isl_aff_zero_on_domain(LS);
     // isl's *_si setters take an int; the literal may not fit one.
-    A = isl_aff_set_constant_val(
-        A, isl_val_int_from_si(Scope.Space.ctx().get(), V));
-    return isl::manage(A);
+    return isl::aff::zero_on_domain(Scope.Space)
+        .add_constant(isl::val(Scope.Space.ctx(), V));
   }
   std::optional<long> constantValue(const isl::aff &A) {
-    if (!isl_aff_is_cst(A.get()))
+    if (!A.is_cst())
       return std::nullopt;
-    isl_val *V = isl_aff_get_constant_val(A.get());
-    std::optional<long> R;
-    if (isl_val_is_int(V))
-      R = isl_val_get_num_si(V);
-    isl_val_free(V);
-    return R;
+    isl::val V = A.constant_val();
+    if (!V.is_int())
+      return std::nullopt;
+    return toLong(V);
   }
   std::nullopt_t nonAffine(const ast::Expr &E, const std::string &Why) {
     Diags.error(E.Range, "non-affine " + Scope.What + " " +
@@ -96,8 +92,9 @@ std::optional<isl::aff> AffBuilder::build(const ast::Expr &E) {
     auto [Type, Pos] = It->second;
     if (Type == isl_dim_set && Used)
       Used->insert(Pos);
-    isl_local_space *LS = isl_local_space_from_space(Scope.Space.copy());
-    return isl::manage(isl_aff_var_on_domain(LS, Type, Pos));
+    return take(Scope.Space.ctx(),
+                isl_aff_var_on_domain(
+                    isl_local_space_from_space(Scope.Space.copy()), Type, Pos));
   }
   case K::Subscript:
     return nonAffine(E, "indirect access through an array element is not "

@@ -40,6 +40,13 @@ private:
   bool buildContext(Kernel &K);
   bool buildDomain(Kernel &K);
   bool buildArrayShapes(Kernel &K);
+  bool checkArrayShapes(const Kernel &K);
+  /// Reports the extent or stride \p F of \p A, written at \p Loc, if it
+  /// can lie in \p Bad (a set of parameter values, already restricted to
+  /// those where the kernel runs) with \p Problem and \p Fix.
+  bool reportIfPossible(const isl::aff &F, isl::set Bad, SourceRange Loc,
+                        const std::string &What, const std::string &Problem,
+                        const std::string &Fix);
   bool buildStatement(Kernel &K, const ast::Stmt &S, unsigned Number);
 
   std::string paramPrefix(const Kernel &K) const;
@@ -64,6 +71,7 @@ bool KernelBuilder::build(Kernel &K) {
   bool ShapesOk = buildArrayShapes(K);
   if (!buildDomain(K) || !ShapesOk)
     return false;
+  checkArrayShapes(K);
   for (unsigned I = 0; I < D.Stmts.size(); ++I)
     buildStatement(K, D.Stmts[I], I);
   // After a syntax error the statements may just have been dropped.
@@ -135,10 +143,13 @@ std::string KernelBuilder::paramPrefix(const Kernel &K) const {
 }
 
 isl::space KernelBuilder::paramSpace(const Kernel &K) {
-  isl_space *S = isl_space_params_alloc(Ctx.get(), K.ParamNames.size());
+  isl_ctx *C = Ctx.get();
+  isl::space S =
+      take(C, isl_space_params_alloc(C, K.ParamNames.size()));
   for (unsigned I = 0; I < K.ParamNames.size(); ++I)
-    S = isl_space_set_dim_name(S, isl_dim_param, I, K.ParamNames[I].c_str());
-  return isl::manage(isl_space_set_from_params(S));
+    S = take(C, isl_space_set_dim_name(S.release(), isl_dim_param, I,
+                                       K.ParamNames[I].c_str()));
+  return take(C, isl_space_set_from_params(S.release()));
 }
 
 AffScope KernelBuilder::paramScope(const Kernel &K,
@@ -188,8 +199,8 @@ bool KernelBuilder::buildContext(Kernel &K) {
     unsigned Pos = It - K.ParamNames.begin();
     // isl_set_fix_si takes an int; the value may not fit one.
     isl::set Fixed =
-        isl::manage(isl_set_fix_val(Context.copy(), isl_dim_param, Pos,
-                                    isl_val_int_from_si(Ctx.get(), Value)));
+        take(Ctx, isl_set_fix_val(Context.copy(), isl_dim_param, Pos,
+                                  isl::val(Ctx, Value).release()));
     if (Fixed.is_empty()) {
       Diags.error("-D " + Name + "=" + std::to_string(Value) +
                   " violates the assumptions of kernel " + quote(K.Name));
@@ -217,8 +228,8 @@ bool KernelBuilder::buildDomain(Kernel &K) {
                               "domain", Diags);
   if (!S)
     return false;
-  isl::set Dom = isl::manage(isl_set_reset_tuple_id(S->release()));
-  unsigned N = isl_set_dim(Dom.get(), isl_dim_set);
+  isl::set Dom = take(Ctx, isl_set_reset_tuple_id(S->release()));
+  unsigned N = Dom.tuple_dim();
   bool Ok = true;
   for (unsigned I = 0; I < N; ++I) {
     const char *Name = isl_set_get_dim_name(Dom.get(), isl_dim_set, I);
@@ -300,6 +311,79 @@ bool KernelBuilder::buildArrayShapes(Kernel &K) {
       }
     } else if (T.Layout == ast::TypeSpec::Layout::ColMajor) {
       A.Order = Layout::ColMajor;
+    }
+  }
+  return Ok;
+}
+
+bool KernelBuilder::reportIfPossible(const isl::aff &F, isl::set Bad,
+                                     SourceRange Loc, const std::string &What,
+                                     const std::string &Problem,
+                                     const std::string &Fix) {
+  if (Bad.is_empty())
+    return true;
+  std::string Msg = What;
+  if (F.is_cst()) {
+    Msg += " is " + Problem + "; " + Fix;
+  } else {
+    isl::point P = smallestPoint(Bad);
+    Msg += " can be " + Problem + ": it is " +
+           std::to_string(toLong(F.eval(P))) + " at " +
+           describeParams(Bad, P) + "; " + Fix +
+           ": correct it, or exclude these values with 'assume'";
+  }
+  Diags.error(Loc, Msg);
+  return false;
+}
+
+bool KernelBuilder::checkArrayShapes(const Kernel &K) {
+  // Extents and strides matter where the kernel runs: for the parameter
+  // values the assumptions allow and the domain is not empty. (A constant
+  // is checked whatever the domain.)
+  isl::set Runs = K.Domain.params();
+  bool Ok = true;
+  for (unsigned I = 0; I < K.Args.size(); ++I) {
+    const Argument &A = K.Args[I];
+    if (!A.isArray())
+      continue;
+    const ast::TypeSpec &T = ArgDecls[I]->Type;
+    auto Where = [&](const isl::aff &F, isl::set S) {
+      return F.is_cst() ? S : S.intersect_params(Runs);
+    };
+    for (unsigned D = 0; D < A.Shape.size(); ++D) {
+      const isl::aff &E = A.Shape[D];
+      isl::aff Zero = isl::aff::zero_on_domain(paramSpace(K));
+      SourceRange Loc = T.Shape[D]->Outer;
+      Ok &= reportIfPossible(E, Where(E, E.lt_set(Zero)), Loc,
+                             "extent " + quote(SM.slice(Loc)) + " of " +
+                                 quote(A.Name),
+                             "negative", "an extent must be 0 or more");
+    }
+    for (unsigned D = 0; D < A.Strides.size() && D < A.Shape.size(); ++D) {
+      const isl::aff &S = A.Strides[D];
+      isl::aff Zero = isl::aff::zero_on_domain(paramSpace(K));
+      SourceRange Loc = T.Strides[D]->Outer;
+      std::string What =
+          "stride " + quote(SM.slice(Loc)) + " of " + quote(A.Name);
+      if (!reportIfPossible(S, Where(S, S.lt_set(Zero)), Loc, What,
+                            "negative", "a stride must be 0 or more")) {
+        Ok = false;
+        continue;
+      }
+      if (A.Mode == ArgMode::In)
+        continue;
+      // Two elements that differ in this dimension alone would share one
+      // address, and the statements write them as distinct elements.
+      isl::aff Two = Zero.add_constant(isl::val(Ctx, 2));
+      isl::set Alias = S.eq_set(Zero).intersect(A.Shape[D].ge_set(Two));
+      bool Const = S.is_cst() && A.Shape[D].is_cst();
+      Ok &= reportIfPossible(
+          S, Const ? Alias : Alias.intersect_params(Runs), Loc, What,
+          "0 where dimension " + std::to_string(D) +
+              " has more than one element",
+          "distinct elements of an array the kernel writes would share "
+          "memory, and their writes race; give a written array positive "
+          "strides");
     }
   }
   return Ok;

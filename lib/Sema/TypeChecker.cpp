@@ -1,52 +1,13 @@
-//===- TypeChecker.cpp - Checking one statement ---------------------------===//
+//===- TypeChecker.cpp - Checking one statement: names, operators, types -===//
 #include "TypeChecker.h"
-
-#include <isl/aff.h>
-#include <isl/map.h>
-#include <isl/set.h>
-#include <isl/space.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
 namespace loopy::sema {
-
-namespace {
-struct MathInfo {
-  const char *Name;
-  MathFn Fn;
-  unsigned Arity;
-  bool FloatOnly;
-};
-const MathInfo MathFns[] = {
-    {"sqrt", MathFn::Sqrt, 1, true}, {"exp", MathFn::Exp, 1, true},
-    {"log", MathFn::Log, 1, true},   {"sin", MathFn::Sin, 1, true},
-    {"cos", MathFn::Cos, 1, true},   {"tanh", MathFn::Tanh, 1, true},
-    {"abs", MathFn::Abs, 1, false},  {"pow", MathFn::Pow, 2, true},
-    {"fma", MathFn::Fma, 3, true},   {"min", MathFn::Min, 2, false},
-    {"max", MathFn::Max, 2, false},
-};
-const char *const Builtins[] = {"sum", "prod", "max", "min", "select",
-                                "f32", "f64",  "i32", "i64"};
-
-std::string normalizedSpelling(std::string_view S) {
-  std::string Out;
-  bool Space = false;
-  for (char C : S) {
-    if (std::isspace(static_cast<unsigned char>(C))) {
-      Space = true;
-      continue;
-    }
-    if (Space && !Out.empty())
-      Out += ' ';
-    Space = false;
-    Out += C;
-  }
-  return Out;
-}
-} // namespace
 
 StatementChecker::StatementChecker(const Kernel &K, const SourceManager &SM,
                                    DiagnosticEngine &Diags, isl::ctx Ctx)
@@ -85,17 +46,6 @@ std::vector<std::string> StatementChecker::arrayNames() const {
   return V;
 }
 
-std::vector<std::string> StatementChecker::visibleNames() const {
-  std::vector<std::string> V(K.IndexNames);
-  for (const Argument &A : K.Args)
-    V.push_back(A.Name);
-  for (const MathInfo &M : MathFns)
-    V.push_back(M.Name);
-  for (const char *B : Builtins)
-    V.push_back(B);
-  return V;
-}
-
 bool StatementChecker::checkIndexUse(unsigned Pos, SourceRange Loc) {
   if (Outputs.count(Pos) ||
       std::find(Bound.begin(), Bound.end(), Pos) != Bound.end())
@@ -112,54 +62,6 @@ bool StatementChecker::checkIndexUse(unsigned Pos, SourceRange Loc) {
                        quote(Target ? Target->Name : "the output") +
                        " or reduce over it, such as sum(" + N + ", ...)");
   return false;
-}
-
-std::optional<isl::map>
-StatementChecker::accessFunction(const ast::Expr &E, const Argument &A,
-                                 bool IsWrite) {
-  if (E.Args.size() != A.rank()) {
-    Diags.error(E.Range, "array " + quote(A.Name) + " has " +
-                             std::to_string(A.rank()) + " dimension" +
-                             (A.rank() == 1 ? "" : "s") + " but " +
-                             std::to_string(E.Args.size()) + " subscript" +
-                             (E.Args.size() == 1 ? " was" : "s were") +
-                             " given");
-    return std::nullopt;
-  }
-  isl_space *Sp = isl_space_from_domain(Scope.Space.copy());
-  Sp = isl_space_add_dims(Sp, isl_dim_out, A.rank());
-  Sp = isl_space_set_tuple_name(Sp, isl_dim_out, A.Name.c_str());
-  isl_aff_list *List = isl_aff_list_alloc(Ctx.get(), A.rank());
-  bool Ok = true;
-  for (const ast::ExprPtr &Sub : E.Args) {
-    std::set<unsigned> Used;
-    auto Aff = buildAff(*Sub, Scope, Diags, &Used);
-    if (!Aff) {
-      Ok = false;
-      continue;
-    }
-    for (unsigned Pos : Used) {
-      if (IsWrite) {
-        if (Reduced.count(Pos)) {
-          Diags.error(Sub->Range, "index " + quote(K.IndexNames[Pos]) +
-                                      " cannot be both an output index and "
-                                      "a reduction index");
-          Ok = false;
-        }
-        Outputs.insert(Pos);
-      } else if (!checkIndexUse(Pos, Sub->Range)) {
-        Ok = false;
-      }
-    }
-    List = isl_aff_list_add(List, Aff->release());
-  }
-  if (!Ok) {
-    isl_aff_list_free(List);
-    isl_space_free(Sp);
-    return std::nullopt;
-  }
-  isl_multi_aff *MA = isl_multi_aff_from_aff_list(Sp, List);
-  return isl::manage(isl_map_from_multi_aff(MA));
 }
 
 bool StatementChecker::retype(Typed &T, DType To, SourceRange Loc) {
@@ -216,22 +118,6 @@ bool StatementChecker::unify(Typed &L, Typed &R, SourceRange OpLoc,
            std::string(SM.slice(R.E->Loc)) + ")";
   Diags.error(OpLoc, Msg);
   return false;
-}
-
-bool StatementChecker::isReductionIndexList(const ast::Expr &E) const {
-  auto IsFreeIndex = [&](const ast::Expr &N) {
-    if (N.K != ast::Expr::Kind::Name)
-      return false;
-    // An index an enclosing reduction binds is a value here, so
-    // max(j, 0) inside sum(j, ...) is the elementwise maximum.
-    auto Pos = indexPosition(N.Name);
-    return Pos && !Outputs.count(*Pos) &&
-           std::find(Bound.begin(), Bound.end(), *Pos) == Bound.end();
-  };
-  if (E.K == ast::Expr::Kind::Tuple)
-    return std::all_of(E.Args.begin(), E.Args.end(),
-                       [&](const ast::ExprPtr &A) { return IsFreeIndex(*A); });
-  return IsFreeIndex(E);
 }
 
 std::optional<StatementChecker::Typed>
@@ -313,233 +199,6 @@ StatementChecker::name(const ast::Expr &E) {
     Msg += "; did you mean " + quote(*C) + "?";
   Diags.error(E.Range, Msg);
   return std::nullopt;
-}
-
-std::optional<StatementChecker::Typed>
-StatementChecker::subscript(const ast::Expr &E) {
-  const Argument *A = K.findArg(E.Name);
-  if (!A) {
-    std::string Msg = "use of undeclared array " + quote(E.Name);
-    if (auto C = closestName(E.Name, arrayNames()))
-      Msg += "; did you mean " + quote(*C) + "?";
-    Diags.error(E.NameRange, Msg);
-    return std::nullopt;
-  }
-  if (!A->isArray()) {
-    Diags.error(E.NameRange, quote(A->Name) +
-                                 " is not an array and cannot be "
-                                 "subscripted");
-    return std::nullopt;
-  }
-  auto Fn = accessFunction(E, *A, /*IsWrite=*/false);
-  if (!Fn)
-    return std::nullopt;
-  auto X = std::make_unique<Expr>(ExprKind::Read, A->Type, E.Range);
-  X->Id = A - K.Args.data();
-  X->AccessId = Reads.size();
-  X->Spelling = normalizedSpelling(SM.slice(E.Range));
-  Reads.push_back({X->Id, E.Range, *Fn});
-  return Typed{std::move(X)};
-}
-
-std::optional<StatementChecker::Typed>
-StatementChecker::reduction(const ast::Expr &E, ReduceOp Op) {
-  const char *OpName = reduceOpName(Op);
-  if (E.Args.size() != 2) {
-    Diags.error(E.Range, std::string("reduction ") + OpName +
-                             " takes an index or a list of indices and an "
-                             "expression, such as " +
-                             OpName + "(k, a[i, k])");
-    return std::nullopt;
-  }
-  std::vector<const ast::Expr *> Names;
-  const ast::Expr &First = *E.Args[0];
-  if (First.K == ast::Expr::Kind::Tuple)
-    for (const ast::ExprPtr &A : First.Args)
-      Names.push_back(A.get());
-  else
-    Names.push_back(&First);
-  std::vector<unsigned> Positions;
-  for (const ast::Expr *N : Names) {
-    if (N->K != ast::Expr::Kind::Name) {
-      Diags.error(N->Range, std::string("the first argument of ") + OpName +
-                                " must be a domain index or a parenthesized "
-                                "list of them");
-      return std::nullopt;
-    }
-    auto Pos = indexPosition(N->Name);
-    if (!Pos) {
-      std::string Msg = quote(N->Name) +
-                        " is not an index of the domain; a reduction runs "
-                        "over domain indices";
-      if (auto C = closestName(N->Name, K.IndexNames))
-        Msg += "; did you mean " + quote(*C) + "?";
-      Diags.error(N->Range, Msg);
-      return std::nullopt;
-    }
-    if (Outputs.count(*Pos)) {
-      Diags.error(N->Range, "index " + quote(N->Name) +
-                                " is an output index of this statement (it "
-                                "subscripts " +
-                                quote(Target->Name) +
-                                ") and cannot also be a reduction index");
-      return std::nullopt;
-    }
-    if (std::find(Bound.begin(), Bound.end(), *Pos) != Bound.end() ||
-        std::find(Positions.begin(), Positions.end(), *Pos) != Positions.end()) {
-      Diags.error(N->Range, "index " + quote(N->Name) +
-                                " is already reduced over by an enclosing "
-                                "reduction");
-      return std::nullopt;
-    }
-    if (Reduced.count(*Pos)) {
-      Diags.error(N->Range, "index " + quote(N->Name) +
-                                " is reduced over twice in this statement; "
-                                "use one reduction per index");
-      return std::nullopt;
-    }
-    Positions.push_back(*Pos);
-  }
-  for (unsigned P : Positions) {
-    Bound.push_back(P);
-    Reduced.insert(P);
-  }
-  auto Body = value(*E.Args[1]);
-  Bound.resize(Bound.size() - Positions.size());
-  if (!Body)
-    return std::nullopt;
-  if (Body->E->Type == DType::Bool) {
-    Diags.error(E.Args[1]->Range, std::string("cannot ") + OpName +
-                                      " a comparison; convert it first, such "
-                                      "as f32(...)");
-    return std::nullopt;
-  }
-  auto X = std::make_unique<Expr>(ExprKind::Reduce, Body->E->Type, E.Range);
-  X->Op = static_cast<int>(Op);
-  X->ReduceIndices = Positions;
-  X->Operands.push_back(std::move(Body->E));
-  return Typed{std::move(X), Body->Untyped};
-}
-
-std::optional<StatementChecker::Typed>
-StatementChecker::call(const ast::Expr &E) {
-  const std::string &F = E.Name;
-  if (F == "sum")
-    return reduction(E, ReduceOp::Sum);
-  if (F == "prod")
-    return reduction(E, ReduceOp::Prod);
-  if ((F == "max" || F == "min") && E.Args.size() == 2 &&
-      isReductionIndexList(*E.Args[0]))
-    return reduction(E, F == "max" ? ReduceOp::Max : ReduceOp::Min);
-
-  if (auto DT = parseStorableDType(F)) {
-    if (E.Args.size() != 1) {
-      Diags.error(E.Range, "cast " + quote(F) + " takes one argument");
-      return std::nullopt;
-    }
-    auto A = value(*E.Args[0]);
-    if (!A)
-      return std::nullopt;
-    if (A->Untyped) {
-      retype(*A, *DT, E.Range);
-      return A;
-    }
-    auto X = std::make_unique<Expr>(ExprKind::Cast, *DT, E.Range);
-    X->Operands.push_back(std::move(A->E));
-    return Typed{std::move(X)};
-  }
-  if (F == "f16" || F == "bf16") {
-    Diags.error(E.NameRange, "element type " + quote(F) +
-                                 " is not yet supported; use f32 or f64");
-    return std::nullopt;
-  }
-  if (F == "select") {
-    if (E.Args.size() != 3) {
-      Diags.error(E.Range, "select takes three arguments: select(condition, "
-                           "value if true, value if false)");
-      return std::nullopt;
-    }
-    auto C = value(*E.Args[0]);
-    auto T = value(*E.Args[1]);
-    auto Fv = value(*E.Args[2]);
-    if (!C || !T || !Fv)
-      return std::nullopt;
-    if (C->E->Type != DType::Bool) {
-      Diags.error(E.Args[0]->Range,
-                  "the condition of select must be a comparison, such as "
-                  "x[i] > 0, not a value of type " +
-                      std::string(dtypeName(C->E->Type)));
-      return std::nullopt;
-    }
-    if (!unify(*T, *Fv, E.NameRange, "select"))
-      return std::nullopt;
-    bool Untyped = T->Untyped && Fv->Untyped;
-    auto X = std::make_unique<Expr>(ExprKind::Select, T->E->Type, E.Range);
-    X->Operands.push_back(std::move(C->E));
-    X->Operands.push_back(std::move(T->E));
-    X->Operands.push_back(std::move(Fv->E));
-    return Typed{std::move(X), Untyped};
-  }
-  const MathInfo *M = nullptr;
-  for (const MathInfo &I : MathFns)
-    if (F == I.Name)
-      M = &I;
-  if (!M) {
-    std::string Msg = "unknown function " + quote(F);
-    std::vector<std::string> Fns;
-    for (const MathInfo &I : MathFns)
-      Fns.push_back(I.Name);
-    for (const char *B : Builtins)
-      Fns.push_back(B);
-    if (auto C = closestName(F, Fns))
-      Msg += "; did you mean " + quote(*C) + "?";
-    Diags.error(E.NameRange, Msg);
-    return std::nullopt;
-  }
-  if (E.Args.size() != M->Arity) {
-    Diags.error(E.Range, quote(F) + " takes " + std::to_string(M->Arity) +
-                             " argument" + (M->Arity == 1 ? "" : "s") +
-                             ", not " + std::to_string(E.Args.size()));
-    return std::nullopt;
-  }
-  std::vector<Typed> Args;
-  for (const ast::ExprPtr &A : E.Args) {
-    auto T = value(*A);
-    if (!T)
-      return std::nullopt;
-    if (T->E->Type == DType::Bool) {
-      Diags.error(A->Range, quote(F) + " takes numbers, not a comparison");
-      return std::nullopt;
-    }
-    Args.push_back(std::move(*T));
-  }
-  for (size_t I = 1; I < Args.size(); ++I)
-    if (!unify(Args[0], Args[I], E.NameRange, M->Name))
-      return std::nullopt;
-  // Unify the rest with a typed later argument.
-  for (size_t I = 1; I < Args.size(); ++I)
-    if (!unify(Args[I], Args[0], E.NameRange, M->Name))
-      return std::nullopt;
-  bool Untyped = std::all_of(Args.begin(), Args.end(),
-                             [](const Typed &T) { return T.Untyped; });
-  DType T = Args[0].E->Type;
-  if (M->FloatOnly && !isFloat(T)) {
-    if (Untyped) {
-      for (Typed &A : Args)
-        retype(A, DType::F64, E.Range), A.Untyped = true;
-      T = DType::F64;
-    } else {
-      Diags.error(E.NameRange, quote(F) + " needs f32 or f64 arguments, not " +
-                                   std::string(dtypeName(T)) +
-                                   "; convert with f32(...) or f64(...)");
-      return std::nullopt;
-    }
-  }
-  auto X = std::make_unique<Expr>(ExprKind::Call, T, E.Range);
-  X->Op = static_cast<int>(M->Fn);
-  for (Typed &A : Args)
-    X->Operands.push_back(std::move(A.E));
-  return Typed{std::move(X), Untyped};
 }
 
 std::optional<StatementChecker::Typed>
@@ -668,38 +327,7 @@ bool StatementChecker::check(const ast::Stmt &S, Statement &St) {
   if (Diags.errorCount() != Before)
     return false;
 
-  // The statement runs over its output and reduction indices: project the
-  // kernel domain onto them.
-  std::set<unsigned> Used(Outputs);
-  Used.insert(Reduced.begin(), Reduced.end());
-  St.Indices.assign(Used.begin(), Used.end());
-  St.OutputIndices.assign(Outputs.begin(), Outputs.end());
-  St.ReductionIndices.assign(Reduced.begin(), Reduced.end());
-  isl_set *Dom = K.Domain.copy();
-  isl_map *W = WriteFn->copy();
-  std::vector<isl_map *> R;
-  for (PendingAccess &P : Reads)
-    R.push_back(P.Fn.copy());
-  for (int Pos = K.IndexNames.size() - 1; Pos >= 0; --Pos) {
-    if (Used.count(Pos))
-      continue;
-    Dom = isl_set_project_out(Dom, isl_dim_set, Pos, 1);
-    W = isl_map_project_out(W, isl_dim_in, Pos, 1);
-    for (isl_map *&M : R)
-      M = isl_map_project_out(M, isl_dim_in, Pos, 1);
-  }
-  Dom = isl_set_set_tuple_name(Dom, St.Name.c_str());
-  St.Domain = isl::manage(Dom).coalesce();
-  auto Finish = [&](isl_map *M) {
-    M = isl_map_set_tuple_name(M, isl_dim_in, St.Name.c_str());
-    return isl::manage(M).intersect_domain(St.Domain).coalesce();
-  };
-  St.Write = {static_cast<unsigned>(Target - K.Args.data()), L.Range,
-              normalizedSpelling(SM.slice(L.Range)), Finish(W)};
-  for (size_t I = 0; I < Reads.size(); ++I)
-    St.Reads.push_back({Reads[I].Arg, Reads[I].Loc,
-                        normalizedSpelling(SM.slice(Reads[I].Loc)),
-                        Finish(R[I])});
+  finishStatement(L, *WriteFn, St);
   St.Rhs = std::move(Rhs->E);
   return true;
 }

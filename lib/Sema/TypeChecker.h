@@ -3,6 +3,9 @@
 // StatementChecker takes one parsed statement of a kernel whose arguments
 // and domain are built, and produces the IR Statement: typed right-hand
 // side, output and reduction indices, iteration domain, access relations.
+// TypeChecker.cpp holds the entry point, names, operators and types;
+// TypeCheckCalls.cpp reductions and calls; TypeCheckAccess.cpp the array
+// accesses and the statement's domain.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_LIB_SEMA_TYPECHECKER_H
@@ -12,6 +15,10 @@
 #include "loopy/IR/Kernel.h"
 
 namespace loopy::sema {
+
+/// \p S with each run of white space made one blank: how a piece of the
+/// source is quoted in the IR and in messages.
+std::string normalizedSpelling(std::string_view S);
 
 class StatementChecker {
 public:
@@ -39,6 +46,10 @@ private:
   std::optional<Typed> subscript(const ast::Expr &E);
   std::optional<Typed> call(const ast::Expr &E);
   std::optional<Typed> reduction(const ast::Expr &E, ReduceOp Op);
+  /// Reports \p E, a reduction with index list \p Names, nested in the
+  /// innermost enclosing reduction; returns false.
+  bool rejectNested(const ast::Expr &E, ReduceOp Op,
+                    const std::vector<const ast::Expr *> &Names);
   std::optional<Typed> unary(const ast::Expr &E);
   std::optional<Typed> binary(const ast::Expr &E);
 
@@ -47,6 +58,11 @@ private:
   std::optional<isl::map> accessFunction(const ast::Expr &E,
                                          const Argument &A, bool IsWrite);
   bool checkIndexUse(unsigned Pos, SourceRange Loc);
+  /// Fills \p St's indices, domain and access relations: the kernel's
+  /// domain and \p WriteFn (the write of \p L) and the reads projected onto
+  /// the indices the statement uses.
+  void finishStatement(const ast::Expr &L, const isl::map &WriteFn,
+                       Statement &St);
   /// Gives an untyped expression the type \p T; false if it cannot take it.
   bool retype(Typed &T, DType To, SourceRange Loc);
   /// Makes both operands one type; reports a mismatch at \p OpLoc.
@@ -67,6 +83,13 @@ private:
   std::vector<unsigned> Bound; // reduction indices enclosing the current node
   std::set<unsigned> Reduced;
   std::vector<PendingAccess> Reads;
+  struct EnclosingReduction {
+    const ast::Expr *E;
+    ReduceOp Op;
+    std::vector<const ast::Expr *> Names;
+  };
+  /// The reductions whose body is being checked, outermost first.
+  std::vector<EnclosingReduction> Enclosing;
   unsigned Errors = 0;
 };
 

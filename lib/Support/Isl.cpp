@@ -3,8 +3,12 @@
 
 #include <isl/ctx.h>
 #include <isl/options.h>
+#include <isl/printer.h>
 #include <isl/set.h>
 #include <isl/val.h>
+
+#include <cstdlib>
+#include <memory>
 
 namespace loopy {
 
@@ -32,47 +36,91 @@ bool IslMaxOperationsGuard::hasQuotaExceeded() const {
 
 void rethrowQuotaError(isl_ctx *Ctx) {
   if (isl_ctx_last_error(Ctx) == isl_error_quota)
-    isl::exception::throw_last_error(isl::ctx(Ctx));
+    throwLastError(Ctx);
+}
+
+void throwLastError(isl_ctx *Ctx) {
+  if (isl_ctx_last_error(Ctx) == isl_error_none)
+    isl::exception::throw_error(isl_error_unknown,
+                                "an isl call failed without an error",
+                                __FILE__, __LINE__);
+  isl::exception::throw_last_error(isl::ctx(Ctx));
+  __builtin_unreachable();
+}
+
+unsigned checkSize(isl_ctx *Ctx, isl_size N) {
+  if (N < 0)
+    throwLastError(Ctx);
+  return N;
+}
+
+bool checkBool(isl_ctx *Ctx, isl_bool B) {
+  if (B == isl_bool_error)
+    throwLastError(Ctx);
+  return B == isl_bool_true;
+}
+
+long toLong(const isl::val &V) {
+  return isl_val_get_num_si(V.get());
+}
+
+std::string printC(const isl::aff &A) {
+  isl_ctx *Ctx = A.ctx().get();
+  std::unique_ptr<isl_printer, isl_printer *(*)(isl_printer *)> P(
+      isl_printer_to_str(Ctx), isl_printer_free);
+  if (!P)
+    throwLastError(Ctx);
+  // Each call takes the printer and gives it back.
+  auto Step = [&](isl_printer *Next) {
+    P.release();
+    P.reset(Next);
+    if (!Next)
+      throwLastError(Ctx);
+  };
+  Step(isl_printer_set_output_format(P.get(), ISL_FORMAT_C));
+  Step(isl_printer_print_aff(P.get(), A.get()));
+  std::unique_ptr<char, void (*)(void *)> S(isl_printer_get_str(P.get()),
+                                            free);
+  if (!S)
+    throwLastError(Ctx);
+  return S.get();
 }
 
 std::optional<isl::set> parseSet(isl::ctx Ctx, const std::string &Text,
                                  std::string &Error) {
   isl_set *S = isl_set_read_from_str(Ctx.get(), Text.c_str());
-  if (!S) {
-    rethrowQuotaError(Ctx.get());
-    const char *Msg = isl_ctx_last_error_msg(Ctx.get());
-    Error = Msg ? Msg : "malformed set";
+  if (S)
+    return isl::manage(S);
+  rethrowQuotaError(Ctx.get());
+  const char *Msg = isl_ctx_last_error_msg(Ctx.get());
+  Error = Msg ? Msg : "malformed set";
+  isl_ctx_reset_error(Ctx.get());
+  // isl's reader reports "syntax error" even when the quota ran out under
+  // it; text that parses without the quota was not at fault.
+  unsigned long Max = isl_ctx_get_max_operations(Ctx.get());
+  if (Max != 0) {
+    isl_ctx_set_max_operations(Ctx.get(), 0);
+    isl_set *Retry = isl_set_read_from_str(Ctx.get(), Text.c_str());
+    isl_ctx_set_max_operations(Ctx.get(), Max);
     isl_ctx_reset_error(Ctx.get());
-    // isl's reader reports "syntax error" even when the quota ran out under
-    // it; text that parses without the quota was not at fault.
-    unsigned long Max = isl_ctx_get_max_operations(Ctx.get());
-    if (Max != 0) {
-      isl_ctx_set_max_operations(Ctx.get(), 0);
-      isl_set *Retry = isl_set_read_from_str(Ctx.get(), Text.c_str());
-      isl_ctx_set_max_operations(Ctx.get(), Max);
-      isl_ctx_reset_error(Ctx.get());
-      if (Retry) {
-        isl_set_free(Retry);
-        isl::exception::throw_error(isl_error_quota,
-                                    "maximal number of operations exceeded",
-                                    __FILE__, __LINE__);
-      }
+    if (Retry) {
+      isl::manage(Retry); // freed here
+      isl::exception::throw_error(isl_error_quota,
+                                  "maximal number of operations exceeded",
+                                  __FILE__, __LINE__);
     }
-    return std::nullopt;
   }
-  return isl::manage(S);
+  return std::nullopt;
 }
 
 long coordinate(const isl::point &P, isl_dim_type T, unsigned Pos) {
-  isl_val *V = isl_point_get_coordinate_val(P.get(), T, Pos);
-  long R = isl_val_get_num_si(V);
-  isl_val_free(V);
-  return R;
+  return toLong(
+      take(P.ctx(), isl_point_get_coordinate_val(P.get(), T, Pos)));
 }
 
 std::vector<std::string> setDimNames(const isl::set &S) {
   std::vector<std::string> Names;
-  unsigned N = isl_set_dim(S.get(), isl_dim_set);
+  unsigned N = checkSize(S.ctx().get(), isl_set_dim(S.get(), isl_dim_set));
   for (unsigned I = 0; I < N; ++I) {
     const char *Name = isl_set_get_dim_name(S.get(), isl_dim_set, I);
     Names.push_back(Name ? Name : "d" + std::to_string(I));
@@ -90,7 +138,7 @@ std::vector<long> coordinates(const isl::point &P, isl_dim_type T,
 
 std::string describeParams(const isl::set &S, const isl::point &P) {
   std::vector<std::string> Names;
-  unsigned N = isl_set_dim(S.get(), isl_dim_param);
+  unsigned N = checkSize(S.ctx().get(), isl_set_dim(S.get(), isl_dim_param));
   for (unsigned I = 0; I < N; ++I) {
     const char *Name = isl_set_get_dim_name(S.get(), isl_dim_param, I);
     Names.push_back(Name ? Name : "?");
@@ -117,27 +165,34 @@ isl::point smallestPoint(const isl::set &S) {
   // Move the parameters into the tuple so that lexmin minimises them too,
   // then fix S to the coordinates found (which keeps S's own space).
   isl_ctx *Ctx = S.ctx().get();
-  unsigned NP = isl_set_dim(S.get(), isl_dim_param);
-  unsigned ND = isl_set_dim(S.get(), isl_dim_set);
-  isl_set *T = isl_set_move_dims(S.copy(), isl_dim_set, 0, isl_dim_param, 0, NP);
-  isl_point *Min = isl_set_sample_point(isl_set_lexmin(T));
-  if (!Min || isl_point_is_void(Min)) {
-    isl_point_free(Min);
-    rethrowQuotaError(Ctx);
-    isl_ctx_reset_error(Ctx);
+  unsigned NP = checkSize(Ctx, isl_set_dim(S.get(), isl_dim_param));
+  unsigned ND = checkSize(Ctx, isl_set_dim(S.get(), isl_dim_set));
+  isl::set T = take(
+      Ctx, isl_set_move_dims(S.copy(), isl_dim_set, 0, isl_dim_param, 0, NP));
+  isl::point Min;
+  try {
+    Min = T.lexmin().sample_point();
+  } catch (isl::exception_quota &) {
+    throw;
+  } catch (isl::exception &) {
+    // Unbounded below ("unbounded optimum"), the set has no lexicographic
+    // minimum: any point will do.
     return S.sample_point();
   }
+  if (checkBool(Ctx, isl_point_is_void(Min.get())))
+    return S.sample_point();
   // Fix exact values: a coordinate need not fit a long.
-  isl_set *Fixed = S.copy();
+  isl::set Fixed = S;
+  auto Fix = [&](isl_dim_type Type, unsigned Pos, unsigned From) {
+    isl::val V =
+        take(Ctx, isl_point_get_coordinate_val(Min.get(), isl_dim_set, From));
+    Fixed = take(Ctx, isl_set_fix_val(Fixed.release(), Type, Pos, V.release()));
+  };
   for (unsigned I = 0; I < NP; ++I)
-    Fixed = isl_set_fix_val(Fixed, isl_dim_param, I,
-                            isl_point_get_coordinate_val(Min, isl_dim_set, I));
+    Fix(isl_dim_param, I, I);
   for (unsigned I = 0; I < ND; ++I)
-    Fixed =
-        isl_set_fix_val(Fixed, isl_dim_set, I,
-                        isl_point_get_coordinate_val(Min, isl_dim_set, NP + I));
-  isl_point_free(Min);
-  return isl::manage(isl_set_sample_point(Fixed));
+    Fix(isl_dim_set, I, NP + I);
+  return Fixed.sample_point();
 }
 
 bool isDimBounded(const isl::set &S, unsigned Dim) {
@@ -147,16 +202,11 @@ bool isDimBounded(const isl::set &S, unsigned Dim) {
   // too, but their parametric solver can crash inside isl 0.25 when the
   // operation quota runs out.)
   isl_ctx *Ctx = S.ctx().get();
-  unsigned N = isl_set_dim(S.get(), isl_dim_set);
-  isl_set *P = isl_set_project_out(S.copy(), isl_dim_set, Dim + 1, N - Dim - 1);
-  P = isl_set_project_out(P, isl_dim_set, 0, Dim);
-  isl_bool Bounded = isl_set_is_bounded(P);
-  isl_set_free(P);
-  if (Bounded == isl_bool_error) {
-    rethrowQuotaError(Ctx);
-    isl::exception::throw_last_error(isl::ctx(Ctx));
-  }
-  return Bounded == isl_bool_true;
+  unsigned N = checkSize(Ctx, isl_set_dim(S.get(), isl_dim_set));
+  isl::set P = take(Ctx, isl_set_project_out(S.copy(), isl_dim_set, Dim + 1,
+                                             N - Dim - 1));
+  P = take(Ctx, isl_set_project_out(P.release(), isl_dim_set, 0, Dim));
+  return checkBool(Ctx, isl_set_is_bounded(P.get()));
 }
 
 } // namespace loopy

@@ -12,7 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <cmath>
+#include <iterator>
 #include <memory>
 
 using namespace loopy;
@@ -288,12 +290,12 @@ kernel shapes(n: index; x: in f32[2 * n], y: out f32[2 * n], z: out f32[2, n]) {
   }
 }
 
-TEST(Interp, NestedReductionsScalarsAndInoutUpdates) {
+TEST(Interp, MultiIndexReductionsScalarsAndInoutUpdates) {
   auto K = buildKernel(R"(
-kernel nested(n, m: index; alpha: f64, a: in f64[n, m], r: out f64[],
-              y: inout f64[n]) {
+kernel multi(n, m: index; alpha: f64, a: in f64[n, m], r: out f64[],
+             y: inout f64[n]) {
   domain { [i, j] : 0 <= i < n and 0 <= j < m and j <= i + m - 3 }
-  r[] = max(i, sum(j, abs(a[i, j])));
+  r[] = max((i, j), abs(a[i, j]));
   y[i] = y[i] + alpha * f64(n) * prod(j, a[i, j]);
 }
 )");
@@ -305,15 +307,58 @@ kernel nested(n, m: index; alpha: f64, a: in f64[n, m], r: out f64[],
   interpret(*K, D);
   double Max = -INFINITY;
   for (long I = 0; I < N; ++I) {
-    double S = 0, P = 1;
+    double P = 1;
     for (long J = 0; J <= I + M - 3 && J < M; ++J) {
-      S += std::fabs(at(D.array("a"), {I, J}));
+      Max = std::max(Max, std::fabs(at(D.array("a"), {I, J})));
       P *= at(D.array("a"), {I, J});
     }
-    Max = std::max(Max, S);
     EXPECT_EQ(at(D.array("y"), {I}), at(Y0, {I}) + Alpha * double(N) * P);
   }
   EXPECT_EQ(at(D.array("r"), {}), Max);
+}
+
+// x / 0 = 0 and x % 0 = x; C's truncation otherwise; the minimum divided by
+// -1 wraps to itself, remainder 0 (docs/language.md, 8.2).
+TEST(Interp, IntegerDivisionIsDefinedEverywhere) {
+  auto K = buildKernel(R"(
+kernel divide(n: index; a: in i64[n], b: in i64[n], c: in i32[n], d: in i32[n],
+              q: out i64[n], r: out i64[n], q32: out i32[n], r32: out i32[n]) {
+  domain { [i] : 0 <= i < n }
+  q[i] = a[i] / b[i];
+  r[i] = a[i] % b[i];
+  q32[i] = c[i] / d[i];
+  r32[i] = c[i] % d[i];
+}
+)");
+  ASSERT_TRUE(K);
+  struct Case {
+    int64_t A, B, Q, R;
+  };
+  const int64_t Min64 = INT64_MIN;
+  const Case Cases64[] = {{7, 0, 0, 7},         {-7, 0, 0, -7},
+                          {7, 2, 3, 1},         {-7, 2, -3, -1},
+                          {7, -2, -3, 1},       {Min64, -1, Min64, 0},
+                          {Min64, 0, 0, Min64}, {5, -1, -5, 0}};
+  const int64_t Min32 = INT32_MIN;
+  const Case Cases32[] = {{7, 0, 0, 7},         {-7, 0, 0, -7},
+                          {7, 2, 3, 1},         {-7, 2, -3, -1},
+                          {7, -2, -3, 1},       {Min32, -1, Min32, 0},
+                          {Min32, 0, 0, Min32}, {5, -1, -5, 0}};
+  const long N = std::size(Cases64);
+  HostData D = randomData(*K, {{"n", N}}, 3);
+  for (long I = 0; I < N; ++I) {
+    D.array("a").setInt(D.array("a").offset({I}), Cases64[I].A);
+    D.array("b").setInt(D.array("b").offset({I}), Cases64[I].B);
+    D.array("c").setInt(D.array("c").offset({I}), Cases32[I].A);
+    D.array("d").setInt(D.array("d").offset({I}), Cases32[I].B);
+  }
+  interpret(*K, D);
+  for (long I = 0; I < N; ++I) {
+    EXPECT_EQ(intAt(D.array("q"), {I}), Cases64[I].Q) << "case " << I;
+    EXPECT_EQ(intAt(D.array("r"), {I}), Cases64[I].R) << "case " << I;
+    EXPECT_EQ(intAt(D.array("q32"), {I}), Cases32[I].Q) << "case " << I;
+    EXPECT_EQ(intAt(D.array("r32"), {I}), Cases32[I].R) << "case " << I;
+  }
 }
 
 TEST(Interp, InterpretPointsAgreesWithInterpret) {

@@ -27,6 +27,26 @@ TEST(Isl, SmallestPointMinimisesParametersFirst) {
   EXPECT_TRUE(isl::manage(isl_set_from_point(P.copy())).is_subset(S));
 }
 
+// A failed C call raises isl's own error through take(), never a null object
+// or the bindings' "NULL input" that hides it; past the quota, that error is
+// the quota, which the driver reports to the user.
+TEST(Isl, TakeRaisesTheErrorOfTheFailedCall) {
+  IslContext Ctx;
+  isl::set S(Ctx.get(), "{ [i] : 0 <= i < 10 }");
+  try {
+    (void)take(Ctx.raw(), isl_set_project_out(S.copy(), isl_dim_set, 3, 1));
+    ADD_FAILURE() << "no exception";
+  } catch (isl::exception_invalid &E) {
+    EXPECT_EQ(std::string(E.what()).find("NULL input"), std::string::npos)
+        << E.what();
+  }
+  isl::set Hard(Ctx.get(), "[n] -> { [i, j, k] : 0 <= i, j, k < n and "
+                           "i + j + k = n and 3i + 5j - 7k >= 2 }");
+  IslMaxOperationsGuard Guard(Ctx.raw(), 1);
+  EXPECT_THROW((void)take(Ctx.raw(), isl_set_lexmin(Hard.copy())),
+               isl::exception_quota);
+}
+
 TEST(Isl, QuotaGuardStopsRunawayWork) {
   IslContext Ctx;
   IslMaxOperationsGuard Guard(Ctx.raw(), 1);

@@ -18,6 +18,14 @@ namespace loopy::ast {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+/// The most levels an expression tree may have: each operator, call,
+/// subscript and pair of parentheses adds one. The parser rejects deeper
+/// expressions, so every later walk over an expression (type checking,
+/// printing, lowering, interpreting) recurses at most this deep, whatever
+/// the input's size: a few hundred bytes of stack per level in each walker,
+/// far inside an 8 MB stack, and a worker thread's.
+constexpr unsigned MaxExprDepth = 256;
+
 struct Expr {
   enum class Kind {
     IntLit,    // 42
@@ -36,8 +44,13 @@ struct Expr {
   TokenKind Op = TokenKind::Eof;
   SourceRange OpRange;
   std::vector<ExprPtr> Args;
+  /// Range with the parentheses around the expression, if any: what an
+  /// enclosing expression's range starts or ends with.
+  SourceRange Outer;
+  /// Levels of the tree rooted here, parentheses included (a leaf has 1).
+  unsigned Depth = 1;
 
-  Expr(Kind K, SourceRange R) : K(K), Range(R) {}
+  Expr(Kind K, SourceRange R) : K(K), Range(R), Outer(R) {}
 };
 
 enum class ArgMode { In, Out, InOut };

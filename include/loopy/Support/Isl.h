@@ -16,8 +16,9 @@
 
 namespace loopy {
 
-/// Owns an isl_ctx. isl errors become isl::exception (isl's C++ bindings)
-/// rather than messages printed on stderr.
+/// Owns an isl_ctx. isl errors become isl::exception (isl's C++ bindings, and
+/// take() and the checks below after a C call) rather than messages printed
+/// on stderr; no isl failure is ignored.
 class IslContext {
 public:
   IslContext();
@@ -55,6 +56,36 @@ private:
 /// throws isl::exception_quota, so that code which tolerates other isl
 /// failures (and resets the error) never mistakes the quota for an answer.
 void rethrowQuotaError(isl_ctx *Ctx);
+
+/// Throws the isl::exception of the error isl last raised on \p Ctx (and
+/// clears it): isl::exception_quota past the operation quota. Called where an
+/// isl C call returned null or an error value.
+[[noreturn]] void throwLastError(isl_ctx *Ctx);
+
+/// Takes ownership of \p Ptr, the result of an isl C call on \p Ctx, as the
+/// C++ object of its type: the C boundary of isl::manage(f(x.release())),
+/// except that a null result throws the error that caused it (the quota
+/// included) rather than isl's "NULL input".
+template <class T> auto take(isl_ctx *Ctx, T *Ptr) {
+  if (!Ptr)
+    throwLastError(Ctx);
+  return isl::manage(Ptr);
+}
+template <class T> auto take(isl::ctx Ctx, T *Ptr) {
+  return take(Ctx.get(), Ptr);
+}
+
+/// \p N, an isl_size from an isl C call on \p Ctx; throws if isl failed.
+unsigned checkSize(isl_ctx *Ctx, isl_size N);
+
+/// \p B, an isl_bool from an isl C call on \p Ctx; throws if isl failed.
+bool checkBool(isl_ctx *Ctx, isl_bool B);
+
+/// The integer value of \p V (which must fit a long).
+long toLong(const isl::val &V);
+
+/// \p A in C syntax, alone: "n + 1".
+std::string printC(const isl::aff &A);
 
 /// Parses \p Text as an isl set; on failure returns nullopt and sets
 /// \p Error to isl's message. Throws isl::exception_quota past the quota.
