@@ -83,6 +83,16 @@ inline constexpr char LoopConditionDirection[] =
 inline constexpr char LoopIncrement[] =
     "loop increment '%0' cannot be lifted: use '++%1', '%1++', '%1 += C' or "
     "'%1 -= C' with a positive constant C";
+inline constexpr char LoopNoIncrement[] =
+    "the loop over '%0' has no increment, so its index never changes in the "
+    "loop header; step it there with '++%0', '%0++', '%0 += C' or '%0 -= C' "
+    "with a positive constant C";
+inline constexpr char LoopNoCondition[] =
+    "the loop over '%0' has no condition, so it has no upper bound; compare "
+    "the index with affine bounds, such as '%0 < n'";
+inline constexpr char LoopIncrementComma[] =
+    "loop increment '%0' changes more than the index '%1'; a lifted loop "
+    "steps only its own index, with '++%1', '%1++', '%1 += C' or '%1 -= C'";
 inline constexpr char LoopStepStart[] =
     "a loop with step %0 needs a single start value, not the maximum or "
     "minimum of several";

@@ -114,9 +114,17 @@ void Lifter::readLoopHeader(unsigned D) {
     }
   }
   if (Step == 0) {
-    R.error(Inc ? Inc->getSourceRange() : clang::SourceRange(F->getForLoc()),
-            msg::LoopIncrement)
-        << (Inc ? text(Inc) : "") << Name;
+    if (!Inc) {
+      R.error(clang::SourceRange(F->getLParenLoc(), F->getRParenLoc()),
+              msg::LoopNoIncrement)
+          << Name;
+    } else if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(Inc);
+               B && B->getOpcode() == clang::BO_Comma) {
+      R.error(Inc->getSourceRange(), msg::LoopIncrementComma)
+          << text(Inc) << Name;
+    } else {
+      R.error(Inc->getSourceRange(), msg::LoopIncrement) << text(Inc) << Name;
+    }
     throw LiftFailed();
   }
   bool Up = Step > 0;
@@ -137,7 +145,9 @@ void Lifter::readLoopHeader(unsigned D) {
   // The condition: comparisons joined with &&.
   const clang::Expr *Cond = F->getCond();
   if (!Cond) {
-    R.error(F->getForLoc(), msg::LoopCondition) << "" << Name;
+    R.error(clang::SourceRange(F->getLParenLoc(), F->getRParenLoc()),
+            msg::LoopNoCondition)
+        << Name;
     throw LiftFailed();
   }
   std::vector<const clang::Expr *> Conjuncts;
