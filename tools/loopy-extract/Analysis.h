@@ -34,6 +34,10 @@ void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 /// throws LiftFailed after reporting an error.
 void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 
+/// Warns at the outermost loop of \p K whose lifted domain is empty for
+/// every value of the parameters (Assumptions.cpp).
+void warnEmptyDomain(const LiftedKernel &K, isl::ctx Ctx, Reporter &R);
+
 } // namespace loopy::extract
 
 #endif

@@ -93,6 +93,19 @@ inline constexpr char LoopNoCondition[] =
 inline constexpr char LoopIncrementComma[] =
     "loop increment '%0' changes more than the index '%1'; a lifted loop "
     "steps only its own index, with '++%1', '%1++', '%1 += C' or '%1 -= C'";
+inline constexpr char UnsignedDownToZero[] =
+    "loop condition '%0' is always true for the unsigned index '%1': "
+    "counting down, it wraps around to the largest value of its type "
+    "instead of going below 0; use a signed index, or stop at the "
+    "wrap-around with '%1 != (%2)-1'";
+inline constexpr char EmptyDomain[] =
+    "the loop over '%0' runs no iterations for any value of the parameters "
+    "(lifted as %1), so the kernel does nothing; check the bounds of the "
+    "loop";
+inline constexpr char KernelNameNotAscii[] =
+    "kernel name '%0' is not ASCII, but .loop names are made of ASCII "
+    "letters, digits and '_'; name the kernel with '#pragma loopy "
+    "kernel(NAME)'";
 inline constexpr char LoopStepStart[] =
     "a loop with step %0 needs a single start value, not the maximum or "
     "minimum of several";
@@ -175,6 +188,9 @@ inline constexpr char SubscriptNotSplit[] =
 inline constexpr char ExtentNotAffine[] =
     "the size of '%0' is not one affine expression of the parameters (its "
     "largest subscript is %1); give it with '#pragma loopy shape(%0, ...)'";
+inline constexpr char ExtentOverflow[] =
+    "the size of '%0' does not fit in a signed 64-bit integer (its largest "
+    "subscript is %1); keep subscripts below 2^63 - 1";
 inline constexpr char StridesDoNotNest[] =
     "the subscripts of '%0' use the strides '%1' and '%2', which do not nest "
     "as the strides of one array; give its shape with '#pragma loopy "
@@ -206,6 +222,9 @@ public:
   /// An error at \p R (its start, with the range underlined).
   clang::DiagnosticBuilder error(clang::SourceRange R, const char *Format) {
     return report(clang::DiagnosticsEngine::Error, R, Format);
+  }
+  clang::DiagnosticBuilder warning(clang::SourceRange R, const char *Format) {
+    return report(clang::DiagnosticsEngine::Warning, R, Format);
   }
   clang::DiagnosticBuilder note(clang::SourceRange R, const char *Format) {
     return report(clang::DiagnosticsEngine::Note, R, Format);

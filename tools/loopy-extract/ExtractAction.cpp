@@ -50,6 +50,7 @@ public:
         K.Origin = "lifted by loopy-extract from " + std::string(At.getFilename()) +
                    ":" + std::to_string(At.getLine());
         inferAssumptions(K, Isl.get(), R);
+        warnEmptyDomain(K, Isl.get(), R);
         inferShapes(K, Isl.get(), R);
         Result.Text += (Result.Kernels++ ? "\n" : "") + printKernel(K);
       } catch (LiftFailed &) {

@@ -192,6 +192,27 @@ void Lifter::readLoopHeader(unsigned D) {
           << text(C) << Name << (Up ? 0 : 1);
       throw LiftFailed();
     }
+    if (Other && !Up && V->getType()->isUnsignedIntegerType()) {
+      // Counting down, an unsigned index goes from 0 to the largest value
+      // of its type. Stopping there (`i != (unsigned)-1`) is C's way to
+      // run down to 0; a bound of 0 or less is never reached.
+      clang::Expr::EvalResult Res;
+      if (!Other->isValueDependent() && Other->EvaluateAsInt(Res, Ctx)) {
+        const llvm::APSInt &B = Res.Val.getInt();
+        if (Strict && B.isUnsigned() && B.isMaxValue() &&
+            B.getBitWidth() == Ctx.getTypeSize(V->getType())) {
+          L.Lower.push_back({Poly::constant(0), false});
+          continue;
+        }
+        if (B.isUnsigned() ? B.isZero() && !Strict
+                           : B.getSExtValue() < (Strict ? 0 : 1)) {
+          R.error(C->getSourceRange(), msg::UnsignedDownToZero)
+              << text(C) << Name
+              << V->getType().getUnqualifiedType().getAsString();
+          throw LiftFailed();
+        }
+      }
+    }
     if (Other) {
       splitBound(Other, Upper, Strict, V, Upper ? L.Upper : L.Lower);
       continue;

@@ -4,6 +4,8 @@
 #include "clang/AST/Decl.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 
 namespace loopy::extract {
 
@@ -21,6 +23,36 @@ const std::set<std::string> &reservedNames() {
   return Names;
 }
 
+/// True if \p S is made of ASCII letters, digits and '_' (as a C
+/// identifier, it does not start with a digit).
+bool isAsciiName(const std::string &S) {
+  return std::all_of(S.begin(), S.end(), [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  });
+}
+
+/// \p CName with every character outside ASCII (an identifier with a
+/// universal character name or UTF-8) spelled as `_uXXXX`, its code point.
+std::string asciiName(const std::string &CName) {
+  std::string N;
+  for (size_t I = 0; I < CName.size();) {
+    unsigned char C = static_cast<unsigned char>(CName[I]);
+    if (C < 0x80) {
+      N += CName[I++];
+      continue;
+    }
+    unsigned Len = C >= 0xF0 ? 4 : C >= 0xE0 ? 3 : C >= 0xC0 ? 2 : 1;
+    uint32_t Code = Len == 1 ? C : C & (0x7F >> Len);
+    for (unsigned K = 1; K < Len && I + K < CName.size(); ++K)
+      Code = Code << 6 | (static_cast<unsigned char>(CName[I + K]) & 0x3F);
+    char Buf[16];
+    std::snprintf(Buf, sizeof Buf, "_u%04X", Code);
+    N += Buf;
+    I += Len;
+  }
+  return N;
+}
+
 } // namespace
 
 Lifter::Lifter(const KernelRequest &Req, clang::ASTContext &Ctx, Reporter &R)
@@ -28,6 +60,12 @@ Lifter::Lifter(const KernelRequest &Req, clang::ASTContext &Ctx, Reporter &R)
 
 LiftedKernel Lifter::lift() {
   std::string Name = Req.Name.empty() ? Req.Function->getNameAsString() : Req.Name;
+  if (!isAsciiName(Name)) {
+    R.error(Req.Name.empty() ? Req.Function->getLocation() : Req.PragmaLoc,
+            msg::KernelNameNotAscii)
+        << Name;
+    throw LiftFailed();
+  }
   K.Name = reservedNames().count(Name) ? Name + "_" : Name;
   if (Req.WholeFunction)
     collectLoops(Req.Root);
@@ -67,7 +105,7 @@ LiftedKernel Lifter::lift() {
 }
 
 std::string Lifter::uniqueName(const std::string &CName) {
-  std::string N = CName;
+  std::string N = asciiName(CName);
   while (reservedNames().count(N) || UsedNames.count(N))
     N += "_";
   UsedNames.insert(N);

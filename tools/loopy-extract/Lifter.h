@@ -67,6 +67,9 @@ struct ElementRef {
 struct PolyInfo {
   std::string Why;
   const clang::Expr *At = nullptr;
+  /// The expression has a polynomial form, but one that the kernel cannot
+  /// use (its constants wrap or overflow): Why says so of At.
+  bool BadConstant = false;
   /// The first product of two non-constant terms, and the first product of
   /// two loop indices.
   const clang::BinaryOperator *Product = nullptr;
@@ -151,6 +154,8 @@ private:
   ElementRef pointer(const clang::Expr *E);
   ElementRef pointerVar(const clang::VarDecl *V, const clang::Expr *Use);
   Poly subscript(const clang::Expr *E);
+  /// Reports \p E if the subscript \p P it makes overflowed.
+  void checkOffset(const Poly &P, const clang::Expr *E);
   /// The polynomial form of an integer expression of indices, parameters
   /// and constants; nullopt with I.Why and I.At set if it has none.
   std::optional<Poly> tryPoly(const clang::Expr *E, PolyInfo &I);
