@@ -210,6 +210,10 @@ inline constexpr char EmptyLoop[] =
     "would skip %select{that write|those terms}3: move it into the loop or "
     "make the loop run at least once";
 inline constexpr char LoopHere[] = "the loop over '%0' is here";
+
+// loopyc's checks on the lifted kernel
+inline constexpr char Loopyc[] = "%0";
+inline constexpr char LiftedAs[] = "in the lifted kernel, this is '%0'";
 } // namespace msg
 
 /// Thrown after an error was reported, to give up on the current kernel.

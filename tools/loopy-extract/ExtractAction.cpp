@@ -52,7 +52,10 @@ public:
         inferAssumptions(K, Isl.get(), R);
         warnEmptyDomain(K, Isl.get(), R);
         inferShapes(K, Isl.get(), R);
-        Result.Text += (Result.Kernels++ ? "\n" : "") + printKernel(K);
+        std::vector<clang::SourceRange> LineOrigins;
+        std::string Text = printKernel(K, LineOrigins);
+        checkWithLoopyc(Text, LineOrigins, R);
+        Result.Text += (Result.Kernels++ ? "\n" : "") + Text;
       } catch (LiftFailed &) {
       }
     }

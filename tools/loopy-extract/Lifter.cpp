@@ -67,6 +67,7 @@ LiftedKernel Lifter::lift() {
     throw LiftFailed();
   }
   K.Name = reservedNames().count(Name) ? Name + "_" : Name;
+  K.Loc = Req.PragmaLoc;
   if (Req.WholeFunction)
     collectLoops(Req.Root);
   else
