@@ -69,8 +69,24 @@ inline constexpr char SecondLoop[] =
 inline constexpr char FirstLoop[] = "the first loop is here";
 inline constexpr char StatementNotLifted[] = "%0 cannot be lifted: %1";
 inline constexpr char LoopInit[] =
-    "the loop must declare its index with a start value, such as 'for (int "
-    "i = 0; ...)'";
+    "the loop must set its index to a start value, such as 'for (int i = 0; "
+    "...)' or 'for (i = 0; ...)'";
+inline constexpr char LoopIndexNotLocal[] =
+    "loop index '%0' is not a local variable of the function; declare it "
+    "in the loop, such as 'for (int %0 = 0; ...)'";
+inline constexpr char LoopIndexLive[] =
+    "'%0' is read here, outside the loops over it, so the value that the "
+    "loop on line %1 leaves in it may be used, but a lifted loop leaves no "
+    "value; declare the index in the loop, such as 'for (int %0 = 0; ...)', "
+    "or read another variable here";
+inline constexpr char LoopIndexSetHere[] = "the loop sets '%0' here";
+inline constexpr char UsedAfterLoop[] =
+    "its value is read here, after the loop, where only the last "
+    "iteration's would remain";
+inline constexpr char ScalarLive[] =
+    "assignment to '%0', declared outside the kernel, cannot be lifted: it "
+    "is read outside the loop nest, on line %1, but a kernel writes only "
+    "arrays; store the value through a pointer argument";
 inline constexpr char LoopIndexType[] =
     "loop index '%0' has type %1; use an integer type";
 inline constexpr char LoopCondition[] =
@@ -160,6 +176,7 @@ inline constexpr char MayAlias[] =
     "writes}2 '%1' through pointers that may overlap; declare one of them "
     "'restrict' ('__restrict' in C++)";
 inline constexpr char DeclaredHere[] = "'%0' is declared here";
+inline constexpr char ReadHere[] = "'%0' is read here";
 inline constexpr char OtherElement[] =
     "'%0' %select{reads|writes}1 '%2' at another element than '%3', which "
     "the loop nest also %select{writes|accesses}1; its iterations would "

@@ -46,21 +46,35 @@ void Lifter::collectLoops(const clang::Stmt *Block) {
 }
 
 void Lifter::registerLoop(const clang::ForStmt *F) {
-  const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit());
-  const auto *V = DS && DS->isSingleDecl()
-                      ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
-                      : nullptr;
-  if (!V || !V->hasInit()) {
+  // `for (int i = E; ...)`, or `for (i = E; ...)` with `i` declared before.
+  const clang::VarDecl *V = nullptr;
+  const clang::Expr *Start = nullptr;
+  bool Declared = false;
+  if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit())) {
+    V = DS->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
+                           : nullptr;
+    Start = V && V->hasInit() ? V->getInit() : nullptr;
+    Declared = true;
+  } else if (const auto *B =
+                 llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+             B && B->getOpcode() == clang::BO_Assign) {
+    V = declaredVar(B->getLHS());
+    Start = B->getRHS();
+  }
+  if (!V || !Start) {
     R.error(F->getInit() ? F->getInit()->getSourceRange()
                          : clang::SourceRange(F->getForLoc()),
             msg::LoopInit);
     throw LiftFailed();
   }
   if (!V->getType()->isIntegerType()) {
-    R.error(V->getLocation(), msg::LoopIndexType)
+    R.error(Declared ? V->getLocation() : F->getInit()->getBeginLoc(),
+            msg::LoopIndexType)
         << V->getName() << V->getType();
     throw LiftFailed();
   }
+  if (!Declared)
+    checkIndexDead(V, F);
   Locals.insert(V);
   K.Symbols.push_back({Symbol::Kind::Index, uniqueName(V->getName().str()), V});
   Loop L;
@@ -68,7 +82,57 @@ void Lifter::registerLoop(const clang::ForStmt *F) {
   L.Header = {F->getForLoc(), F->getRParenLoc()};
   K.Loops.push_back(L);
   LoopStmts.push_back(F);
+  LoopStarts.push_back(Start);
   collectLoops(F->getBody());
+}
+
+bool Lifter::assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V) {
+  const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+  return B && B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V;
+}
+
+const clang::DeclRefExpr *Lifter::readOutside(const clang::VarDecl *V,
+                                              const clang::Stmt *Except,
+                                              bool SkipIndexLoops) {
+  const clang::DeclRefExpr *Found = nullptr;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || Found || S == Except)
+      return;
+    if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S);
+        F && SkipIndexLoops && assignsIndex(F, V))
+      return;
+    // A plain assignment to V writes it without reading it.
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+        B && B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V)
+      return Walk(B->getRHS());
+    if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S);
+        D && D->getDecl() == V) {
+      Found = D;
+      return;
+    }
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Req.Function->getBody());
+  return Found;
+}
+
+void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
+  if (!V->hasLocalStorage()) {
+    R.error(F->getInit()->getSourceRange(), msg::LoopIndexNotLocal)
+        << V->getName();
+    R.note(V->getLocation(), msg::DeclaredHere) << V->getName();
+    throw LiftFailed();
+  }
+  // Other loops over V set it before they read it; anything else may read
+  // the value this loop leaves in it, which the lifted loop does not.
+  if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true)) {
+    R.error(Use->getSourceRange(), msg::LoopIndexLive)
+        << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
+    R.note(F->getInit()->getSourceRange(), msg::LoopIndexSetHere)
+        << V->getName();
+    throw LiftFailed();
+  }
 }
 
 std::optional<unsigned> Lifter::loopOf(const clang::VarDecl *V) const {
@@ -80,8 +144,8 @@ std::optional<unsigned> Lifter::loopOf(const clang::VarDecl *V) const {
 
 void Lifter::readLoopHeader(unsigned D) {
   const clang::ForStmt *F = LoopStmts[D];
-  const auto *V = llvm::cast<clang::VarDecl>(
-      llvm::cast<clang::DeclStmt>(F->getInit())->getSingleDecl());
+  const auto *V = llvm::cast<clang::VarDecl>(K.Symbols[K.Loops[D].Index].Decl);
+  const clang::Expr *StartExpr = LoopStarts[D];
   Loop &L = K.Loops[D];
   std::string Name = V->getName().str();
 
@@ -131,10 +195,10 @@ void Lifter::readLoopHeader(unsigned D) {
 
   // The start value bounds the index from below (counting up) or above.
   std::vector<Bound> Start;
-  splitBound(V->getInit(), !Up, false, V, Start);
+  splitBound(StartExpr, !Up, false, V, Start);
   if (std::abs(Step) > 1) {
     if (Start.size() != 1) {
-      R.error(V->getInit()->getSourceRange(), msg::LoopStepStart) << std::abs(Step);
+      R.error(StartExpr->getSourceRange(), msg::LoopStepStart) << std::abs(Step);
       throw LiftFailed();
     }
     L.Step = std::abs(Step);

@@ -3,6 +3,8 @@
 #include "Lifter.h"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 namespace loopy::extract {
 
@@ -213,6 +215,13 @@ StoreTarget Lifter::storeTarget(const clang::Expr *LHS) {
           << V->getName() << "it is assigned again in the loop nest";
       throw LiftFailed();
     }
+    if (V && !isLocal(V) && V->hasLocalStorage() && !Req.WholeFunction)
+      if (const clang::DeclRefExpr *Use = readOutside(V, Req.Root, false)) {
+        R.error(E->getSourceRange(), msg::ScalarLive)
+            << T.Text << SM.getExpansionLineNumber(Use->getBeginLoc());
+        R.note(Use->getSourceRange(), msg::ReadHere) << V->getName();
+        throw LiftFailed();
+      }
     if (!V || !isLocal(V)) {
       R.error(E->getSourceRange(), msg::WriteOutside) << T.Text;
       throw LiftFailed();
@@ -236,6 +245,11 @@ LExprPtr Lifter::load(const StoreTarget &T, clang::SourceRange Use) {
   if (!T.Var)
     return readElement(T.Loc, T.Type, Use);
   const Slot &S = Frames.back().Scalars.at(T.Var);
+  if ((!S.Value || S.Undefined) && !S.LastLoop.empty()) {
+    R.error(S.LastAssigned, msg::NotAccumulated) << S.What << S.LastLoop;
+    R.note(Use, msg::UsedAfterLoop);
+    throw LiftFailed();
+  }
   if (!S.Value || S.Undefined) {
     R.error(Use, msg::ReadBeforeWrite) << T.Var->getName();
     throw LiftFailed();
@@ -275,6 +289,7 @@ void Lifter::assign(Slot &S, LExprPtr V, unsigned Depth,
                     clang::SourceRange Range, const std::string &What) {
   S.Value = std::move(V);
   S.Undefined = false;
+  S.LastLoop.clear();
   S.MinDepth = std::min(S.MinDepth, Depth);
   if (S.Range.isInvalid()) {
     S.Range = Range;
@@ -297,6 +312,9 @@ void Lifter::forLoop(const clang::ForStmt *F) {
     Slot N;
     N.Value = makeOld(LocKey{V, 0, {}}, *dtypeOf(V->getType()));
     N.Undefined = !S.Value;
+    N.LastLoop = S.LastLoop;
+    N.LastAssigned = S.LastAssigned;
+    N.What = S.What;
     Body.Scalars[V] = N;
     Body.Inherited.push_back(V);
   }
@@ -327,6 +345,16 @@ void Lifter::leaveLoop(Frame Body) {
   std::vector<Change> PerIteration;
   for (const clang::VarDecl *V : Body.Inherited) {
     const Slot &S = Body.Scalars[V];
+    if (!S.Value) {
+      // Private to the iterations of an inner loop: so it stays.
+      Slot &P = Parent.Scalars[V];
+      P.Value = nullptr;
+      P.Undefined = true;
+      P.LastLoop = S.LastLoop;
+      P.LastAssigned = S.LastAssigned;
+      P.What = S.What;
+      continue;
+    }
     bool Same = S.Value->K == LExpr::Kind::Old && S.Value->Loc.Var == V;
     if (S.MinDepth != UINT_MAX && !Same)
       Changed.push_back({LocKey{V, 0, {}}, S});
@@ -378,6 +406,17 @@ void Lifter::leaveLoop(Frame Body) {
     bool Accumulates =
         containsOld(V, [&](const LocKey &L) { return L == C.Loc; });
     if (!Accumulates) {
+      if (usesSymbol(V, Idx) && C.Loc.Var) {
+        // A scalar set anew in every iteration is private to them; only
+        // a read after the loop, which would see the last one, is wrong.
+        Slot &P = Parent.Scalars[static_cast<const clang::VarDecl *>(C.Loc.Var)];
+        P.Value = nullptr;
+        P.Undefined = true;
+        P.LastLoop = IdxName;
+        P.LastAssigned = C.S.Range;
+        P.What = C.S.What;
+        continue;
+      }
       if (usesSymbol(V, Idx)) {
         R.error(C.S.Range, msg::NotAccumulated) << C.S.What << IdxName;
         throw LiftFailed();
@@ -407,6 +446,38 @@ void Lifter::leaveLoop(Frame Body) {
   }
   for (const auto &[C, V] : Results)
     assign(slot(Parent, C->Loc), V, C->S.MinDepth, C->S.Range, C->S.What);
+}
+
+void Lifter::findPrivateScalars() {
+  std::set<const clang::VarDecl *> Assigned;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S)
+      return;
+    const clang::Expr *Target = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+        B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
+             U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    if (Target)
+      if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParens()))
+        if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl()))
+          Assigned.insert(V);
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Req.Root);
+  for (const clang::VarDecl *V : Assigned) {
+    clang::QualType T = V->getType();
+    if (isLocal(V) || !V->hasLocalStorage() || T->isPointerType() ||
+        T->isArrayType() || !dtypeOf(T) || *dtypeOf(T) == DType::Bool ||
+        SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(), V->getLocation()) ||
+        readOutside(V, Req.Root, false))
+      continue;
+    Locals.insert(V);
+    Frames.front().Scalars[V] = Slot();
+  }
 }
 
 void Lifter::finalizeRoot() {

@@ -75,6 +75,8 @@ LiftedKernel Lifter::lift() {
   // The statements first: a `while` loop is reported as such, not as a
   // missing `for` loop.
   Frames.emplace_back();
+  if (!Req.WholeFunction)
+    findPrivateScalars();
   stmt(Req.Root, Req.WholeFunction);
   if (K.Loops.empty()) {
     R.error(Req.Function->getLocation(), msg::NoLoop)

@@ -45,6 +45,11 @@ struct Slot {
   std::string What;
   /// Carried into a loop from a variable that had no value yet.
   bool Undefined = false;
+  /// A scalar that every iteration of the loop over LastLoop (the C name
+  /// of its index) set anew: private to those iterations, with no value
+  /// after the loop. LastAssigned is where it was set.
+  std::string LastLoop;
+  clang::SourceRange LastAssigned;
 };
 
 /// The body of one loop (or the root block, with no loop).
@@ -94,6 +99,20 @@ private:
   // LiftLoops.cpp: the nest and its loop headers.
   void collectLoops(const clang::Stmt *Block);
   void registerLoop(const clang::ForStmt *F);
+  /// True if the loop \p F starts with `V = ...`.
+  static bool assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V);
+  /// The first read of \p V in the kernel's function outside \p Except
+  /// (and, if \p SkipIndexLoops, outside the loops that set \p V in their
+  /// header); plain assignments to V do not read it.
+  const clang::DeclRefExpr *readOutside(const clang::VarDecl *V,
+                                        const clang::Stmt *Except,
+                                        bool SkipIndexLoops);
+  /// A loop index declared before its loop must be a local variable that
+  /// nothing reads after the loop.
+  void checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F);
+  /// Function-scope scalars that the nest of a marked loop assigns and
+  /// nothing outside it reads: locals of the kernel, private to it.
+  void findPrivateScalars();
   void readLoopHeader(unsigned D);
   void splitBound(const clang::Expr *E, bool Upper, bool Strict,
                   const clang::VarDecl *Var, std::vector<Bound> &Out);
@@ -187,6 +206,8 @@ private:
   LiftedKernel K;
 
   std::vector<const clang::ForStmt *> LoopStmts;
+  /// The start value of each loop's index.
+  std::vector<const clang::Expr *> LoopStarts;
   std::map<const clang::ValueDecl *, unsigned> ParamIds, ScalarIds, ArrayIds;
   std::set<const clang::VarDecl *> Locals;
   std::map<const clang::VarDecl *, const clang::Expr *> PointerLocals;
