@@ -338,6 +338,9 @@ std::optional<Poly> Lifter::tryPoly(const clang::Expr *E, PolyInfo &I) {
     if (isLocal(V)) {
       if (!Frames.empty()) {
         auto S = Frames.back().Scalars.find(V);
+        // A failed statement set it; its error is reported.
+        if (S != Frames.back().Scalars.end() && S->second.Poisoned)
+          throw LiftFailed();
         if (S != Frames.back().Scalars.end() && S->second.Value &&
             !S->second.Undefined)
           if (std::optional<Poly> P = polyOf(S->second.Value))

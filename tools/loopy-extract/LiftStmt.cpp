@@ -16,8 +16,16 @@ void Lifter::notLifted(const clang::Stmt *S, const char *What, const char *Why) 
 void Lifter::stmt(const clang::Stmt *S, bool LastInFunction) {
   using namespace clang;
   if (const auto *C = llvm::dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *Child : C->body())
-      stmt(Child, LastInFunction && Child == C->body_back());
+    // A statement that fails is reported and left out; the next ones are
+    // still lifted, so one run reports every error of the nest.
+    for (const Stmt *Child : C->body()) {
+      try {
+        stmt(Child, LastInFunction && Child == C->body_back());
+      } catch (LiftFailed &) {
+        Failed = true;
+        poisonTargets(Child);
+      }
+    }
     return;
   }
   if (llvm::isa<NullStmt>(S))
@@ -244,7 +252,9 @@ StoreTarget Lifter::storeTarget(const clang::Expr *LHS) {
 LExprPtr Lifter::load(const StoreTarget &T, clang::SourceRange Use) {
   if (!T.Var)
     return readElement(T.Loc, T.Type, Use);
-  const Slot &S = Frames.back().Scalars.at(T.Var);
+  const Slot &S = Frames.back().Scalars[T.Var];
+  if (S.Poisoned)
+    throw LiftFailed();
   if ((!S.Value || S.Undefined) && !S.LastLoop.empty()) {
     R.error(S.LastAssigned, msg::NotAccumulated) << S.What << S.LastLoop;
     R.note(Use, msg::UsedAfterLoop);
@@ -290,6 +300,7 @@ void Lifter::assign(Slot &S, LExprPtr V, unsigned Depth,
   S.Value = std::move(V);
   S.Undefined = false;
   S.LastLoop.clear();
+  S.Poisoned = false;
   S.MinDepth = std::min(S.MinDepth, Depth);
   if (S.Range.isInvalid()) {
     S.Range = Range;
@@ -313,6 +324,7 @@ void Lifter::forLoop(const clang::ForStmt *F) {
     N.Value = makeOld(LocKey{V, 0, {}}, *dtypeOf(V->getType()));
     N.Undefined = !S.Value;
     N.LastLoop = S.LastLoop;
+    N.Poisoned = S.Poisoned;
     N.LastAssigned = S.LastAssigned;
     N.What = S.What;
     Body.Scalars[V] = N;
@@ -323,7 +335,12 @@ void Lifter::forLoop(const clang::ForStmt *F) {
               return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
             });
   Frames.push_back(std::move(Body));
-  stmt(F->getBody());
+  try {
+    stmt(F->getBody());
+  } catch (LiftFailed &) {
+    Frames.pop_back();
+    throw;
+  }
   Frame Done = std::move(Frames.back());
   Frames.pop_back();
   leaveLoop(std::move(Done));
@@ -353,6 +370,7 @@ void Lifter::leaveLoop(Frame Body) {
       P.LastLoop = S.LastLoop;
       P.LastAssigned = S.LastAssigned;
       P.What = S.What;
+      P.Poisoned = S.Poisoned;
       continue;
     }
     bool Same = S.Value->K == LExpr::Kind::Old && S.Value->Loc.Var == V;
@@ -400,7 +418,18 @@ void Lifter::leaveLoop(Frame Body) {
   // Every changed location: overwritten with a value the same in every
   // iteration, or accumulated.
   std::vector<std::pair<const Change *, LExprPtr>> Results;
-  for (const Change &C : Changed) {
+  // A location that fails is reported and has no value after the loop;
+  // the others are still checked.
+  auto Fail = [&](const Change &C) {
+    Failed = true;
+    if (!C.Loc.Var)
+      return;
+    Slot &P = Parent.Scalars[static_cast<const clang::VarDecl *>(C.Loc.Var)];
+    P.Value = nullptr;
+    P.Undefined = true;
+    P.Poisoned = true;
+  };
+  for (const Change &C : Changed) try {
     CheckUses(C.S.Value, C.S.Range, &C.Loc);
     LExprPtr V = Resolve(C.S.Value, &C.Loc);
     bool Accumulates =
@@ -437,12 +466,16 @@ void Lifter::leaveLoop(Frame Body) {
     LExprPtr Reduced = makeReduce(A->Op, Idx, A->Term, C.S.MinDepth,
                                   C.S.Range, C.S.What);
     Results.push_back({&C, combineAccumulation(*A, Start, Reduced)});
+  } catch (LiftFailed &) {
+    Fail(C);
   }
   // Elements the iteration writes for itself go on to the parent frame
   // too, as a family of elements (one for each value of the index).
-  for (const Change &C : PerIteration) {
+  for (const Change &C : PerIteration) try {
     CheckUses(C.S.Value, C.S.Range, nullptr);
     Results.push_back({&C, Resolve(C.S.Value, nullptr)});
+  } catch (LiftFailed &) {
+    Fail(C);
   }
   for (const auto &[C, V] : Results)
     assign(slot(Parent, C->Loc), V, C->S.MinDepth, C->S.Range, C->S.What);
@@ -478,6 +511,39 @@ void Lifter::findPrivateScalars() {
     Locals.insert(V);
     Frames.front().Scalars[V] = Slot();
   }
+}
+
+void Lifter::poisonTargets(const clang::Stmt *S) {
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *X) {
+    if (!X)
+      return;
+    const clang::Expr *Target = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
+        B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(X);
+             U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    const clang::VarDecl *V = nullptr;
+    if (Target)
+      if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParens()))
+        V = llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(X))
+      for (const clang::Decl *D : DS->decls())
+        if (const auto *DV = llvm::dyn_cast<clang::VarDecl>(D)) {
+          Locals.insert(DV);
+          Frames.back().Scalars[DV].Poisoned = true;
+        }
+    if (V && isLocal(V) && !loopOf(V) && !PointerLocals.count(V)) {
+      Slot &Sl = Frames.back().Scalars[V];
+      Sl.Value = nullptr;
+      Sl.Undefined = true;
+      Sl.Poisoned = true;
+    }
+    for (const clang::Stmt *Child : X->children())
+      Walk(Child);
+  };
+  Walk(S);
 }
 
 void Lifter::finalizeRoot() {

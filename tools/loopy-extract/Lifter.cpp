@@ -91,18 +91,25 @@ LiftedKernel Lifter::lift() {
                    });
   for (const Statement &S : Finals) {
     K.Arrays[S.Array].Written = true;
+    bool Infinite = false;
     walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
       if (N.K == LExpr::Kind::Read)
         K.Arrays[N.Id].Read = true;
-      if (N.K == LExpr::Kind::Inf) {
-        R.error(S.Range, msg::Infinity);
-        throw LiftFailed();
-      }
+      Infinite |= N.K == LExpr::Kind::Inf;
     });
+    if (Infinite) {
+      R.error(S.Range, msg::Infinity);
+      Failed = true;
+    }
   }
   K.Stmts = Finals;
-  applyPragmas();
+  // With a statement left out, the pragmas and aliasing may concern what
+  // is missing; the dependences among the others are still real.
+  if (!Failed)
+    applyPragmas();
   checkElementConflicts();
+  if (Failed)
+    throw LiftFailed();
   checkAliasing();
   return std::move(K);
 }
@@ -189,7 +196,7 @@ unsigned Lifter::arrayFor(const clang::VarDecl *V, clang::SourceRange Use) {
 }
 
 void Lifter::checkElementConflicts() {
-  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) {
+  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) try {
     const ArrayArg &A = K.Arrays[Id];
     if (!A.Read || !A.Written)
       continue;
@@ -234,6 +241,9 @@ void Lifter::checkElementConflicts() {
         throw LiftFailed();
       });
     }
+  } catch (LiftFailed &) {
+    // One conflict per array; the other arrays are still checked.
+    Failed = true;
   }
 }
 

@@ -50,6 +50,9 @@ struct Slot {
   /// after the loop. LastAssigned is where it was set.
   std::string LastLoop;
   clang::SourceRange LastAssigned;
+  /// Set by a statement that failed: its value is unknown, and what reads
+  /// it fails without a message of its own (the error was reported).
+  bool Poisoned = false;
 };
 
 /// The body of one loop (or the root block, with no loop).
@@ -150,6 +153,8 @@ private:
   void forLoop(const clang::ForStmt *F);
   void leaveLoop(Frame Body);
   void finalizeRoot();
+  /// After \p S failed: the scalars it declares or assigns have no value.
+  void poisonTargets(const clang::Stmt *S);
   StoreTarget storeTarget(const clang::Expr *LHS);
   LExprPtr load(const StoreTarget &T, clang::SourceRange Use);
   void store(const StoreTarget &T, LExprPtr V, clang::SourceRange Range);
@@ -214,6 +219,9 @@ private:
   std::set<std::string> UsedNames;
   std::vector<Frame> Frames;
   std::vector<Statement> Finals;
+  /// A statement of the nest failed (and was reported); the others are
+  /// still lifted to report their errors too.
+  bool Failed = false;
 };
 
 } // namespace loopy::extract
