@@ -1,6 +1,10 @@
 //===- LiftLoops.cpp - The loop nest and its loop headers -----------------===//
 #include "Lifter.h"
 
+#include "clang/AST/ParentMapContext.h"
+
+#include <functional>
+
 namespace loopy::extract {
 
 namespace {
@@ -315,6 +319,112 @@ void Lifter::splitBound(const clang::Expr *E, bool Upper, bool Strict,
     return;
   }
   Out.push_back({poly(E, "loop bound", false), Strict});
+}
+
+bool Lifter::usesKnownNames(const clang::Expr *E) const {
+  bool Known = true;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || !Known)
+      return;
+    if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl()))
+        if (!ParamIds.count(V) &&
+            !(V->getType().isConstQualified() && V->getAnyInitializer()))
+          Known = false;
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(E);
+  return Known;
+}
+
+void Lifter::assumeEnclosingLoops() {
+  std::vector<std::string> Constraints;
+  std::vector<std::string> Host;
+  std::vector<std::string> Names;
+  const clang::Stmt *Child = Req.Root;
+  while (true) {
+    clang::DynTypedNodeList Parents = Ctx.getParents(*Child);
+    const clang::Stmt *P = Parents.empty() ? nullptr : Parents[0].get<clang::Stmt>();
+    if (!P)
+      break;
+    const auto *F = llvm::dyn_cast<clang::ForStmt>(P);
+    Child = P;
+    if (!F)
+      continue;
+    // Its index and start, as registerLoop reads them.
+    const clang::VarDecl *V = nullptr;
+    const clang::Expr *Start = nullptr;
+    if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit());
+        DS && DS->isSingleDecl()) {
+      V = llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl());
+      Start = V && V->hasInit() ? V->getInit() : nullptr;
+    } else if (const auto *B =
+                   llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+               B && B->getOpcode() == clang::BO_Assign) {
+      V = declaredVar(B->getLHS());
+      Start = B->getRHS();
+    }
+    if (!V)
+      continue;
+    Host.insert(Host.begin(), V->getName().str());
+    auto Id = ParamIds.find(V);
+    if (Id == ParamIds.end() || !Start || !F->getInc() || !F->getCond())
+      continue;
+    // Only the direction matters here: the index runs from its start
+    // towards the bounds of the condition.
+    const clang::Expr *Inc = F->getInc()->IgnoreParens();
+    int Dir = 0;
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc);
+        U && U->isIncrementDecrementOp() && declaredVar(U->getSubExpr()) == V)
+      Dir = U->isIncrementOp() ? 1 : -1;
+    else if (const auto *C = llvm::dyn_cast<clang::CompoundAssignOperator>(Inc);
+             C && declaredVar(C->getLHS()) == V)
+      Dir = C->getOpcode() == clang::BO_AddAssign   ? 1
+            : C->getOpcode() == clang::BO_SubAssign ? -1
+                                                    : 0;
+    if (Dir == 0)
+      continue;
+    Names = K.symbolNames();
+    const std::string &Name = Names[Id->second];
+    // Outer loops first.
+    std::vector<std::string> Own;
+    auto Add = [&](const clang::Expr *E, const char *Op, bool IndexLeft) {
+      PolyInfo I;
+      if (!usesKnownNames(E))
+        return;
+      std::optional<Poly> B = tryPoly(E, I);
+      if (!B || !B->isAffine())
+        return;
+      std::string T = B->str(Names);
+      Own.push_back(IndexLeft ? Name + " " + Op + " " + T
+                              : T + " " + Op + " " + Name);
+    };
+    Add(Start, Dir > 0 ? "<=" : ">=", false);
+    std::function<void(const clang::Expr *)> Split = [&](const clang::Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+      if (!B)
+        return;
+      if (B->getOpcode() == clang::BO_LAnd) {
+        Split(B->getLHS());
+        Split(B->getRHS());
+        return;
+      }
+      if (!B->isRelationalOp())
+        return;
+      std::string Op = B->getOpcodeStr().str();
+      if (declaredVar(B->getLHS()) == V)
+        Add(B->getRHS(), Op.c_str(), true);
+      else if (declaredVar(B->getRHS()) == V)
+        Add(B->getLHS(), Op.c_str(), false);
+    };
+    Split(F->getCond());
+    Constraints.insert(Constraints.begin(), Own.begin(), Own.end());
+  }
+  K.HostLoops = Host;
+  for (const std::string &C : Constraints)
+    K.Assumption += (K.Assumption.empty() ? "" : " and ") + C;
 }
 
 } // namespace loopy::extract

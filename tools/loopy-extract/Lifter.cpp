@@ -107,6 +107,8 @@ LiftedKernel Lifter::lift() {
   // is missing; the dependences among the others are still real.
   if (!Failed)
     applyPragmas();
+  if (!Failed && !Req.WholeFunction)
+    assumeEnclosingLoops();
   checkElementConflicts();
   if (Failed)
     throw LiftFailed();

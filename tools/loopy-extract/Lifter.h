@@ -116,6 +116,13 @@ private:
   /// Function-scope scalars that the nest of a marked loop assigns and
   /// nothing outside it reads: locals of the kernel, private to it.
   void findPrivateScalars();
+  /// For a marked loop inside other loops of its function: the ranges of
+  /// their indices that the nest uses, added to K.Assumption, and their
+  /// names in K.HostLoops.
+  void assumeEnclosingLoops();
+  /// True if the variables \p E reads are parameters of the kernel
+  /// already or constants.
+  bool usesKnownNames(const clang::Expr *E) const;
   void readLoopHeader(unsigned D);
   void splitBound(const clang::Expr *E, bool Upper, bool Strict,
                   const clang::VarDecl *Var, std::vector<Bound> &Out);

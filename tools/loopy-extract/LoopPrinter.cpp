@@ -180,6 +180,14 @@ std::string printKernel(const LiftedKernel &K,
     LineOrigins.resize(std::count(Out.begin(), Out.end(), '\n'), From);
   };
   Emit("# " + K.Origin + "\n", K.Loc);
+  if (!K.HostLoops.empty()) {
+    std::string Loops;
+    for (const std::string &L : K.HostLoops)
+      Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+    Emit("# inside the loops over " + Loops +
+             ", which stay on the host: it runs once per iteration of them\n",
+         K.Loc);
+  }
   Emit(signature(K), K.Loc);
   if (!K.Assumption.empty())
     Emit("  assume " + K.Assumption + ";\n", K.Loc);
