@@ -1,4 +1,5 @@
 //===- Lifter.cpp - The lifter's driver, arguments and checks ------------===//
+#include "Accumulate.h"
 #include "Lifter.h"
 
 #include "clang/AST/Decl.h"
@@ -89,7 +90,8 @@ LiftedKernel Lifter::lift() {
                      return SM.isBeforeInTranslationUnit(A.Range.getBegin(),
                                                          B.Range.getBegin());
                    });
-  for (const Statement &S : Finals) {
+  for (Statement &S : Finals) {
+    S.Value = mergeSums(S.Value);
     K.Arrays[S.Array].Written = true;
     bool Infinite = false;
     walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
