@@ -51,6 +51,8 @@ void row_abs_max(int n, int m, const double *a, double *r);
 // Defined by examples/cpp/polybench_style.cpp.
 void gemm_c89(int ni, int nj, int nk, double alpha, double beta, double *C,
               const double *A, const double *B);
+void gesummv_c89(int n, double alpha, double beta, const double *A,
+                 const double *B, const double *x, double *tmp, double *y);
 void jacobi_c89(int tsteps, int n, double *A, double *B);
 
 using namespace loopy;
@@ -157,6 +159,20 @@ bool gemmC89OnHost(HostData &D) {
   return true;
 }
 
+bool gesummvC89OnHost(HostData &D) {
+  long N = D.Params.at("n");
+  const double *A = flatElements<double>(D, "A", DType::F64, {N, N});
+  const double *B = flatElements<double>(D, "B", DType::F64, {N, N});
+  const double *X = flatElements<double>(D, "x", DType::F64, {N});
+  double *Tmp = flatElements<double>(D, "tmp", DType::F64, {N});
+  double *Y = flatElements<double>(D, "y", DType::F64, {N});
+  if (!A || !B || !X || !Tmp || !Y)
+    return false;
+  gesummv_c89(N, D.Scalars.at("alpha").Float, D.Scalars.at("beta").Float, A,
+              B, X, Tmp, Y);
+  return true;
+}
+
 bool jacobiStepOnHost(HostData &D) {
   // One step of the time loop: the kernel's output B, and A, which the
   // host's copy back changes but the kernel only reads.
@@ -191,6 +207,7 @@ const RoundTripCase Cases[] = {
      "gemm_c89",
      {{"ni", 37}, {"nj", 29}, {"nk", 41}},
      gemmC89OnHost},
+    {"polybench_style.cpp", "gesummv_c89", {{"n", 37}}, gesummvC89OnHost},
     {"polybench_style.cpp", "jacobi_step", {{"n", 53}}, jacobiStepOnHost},
 };
 
