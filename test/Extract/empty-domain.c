@@ -9,4 +9,5 @@ void never(int n, const float x[n], float y[restrict n]) {
       y[i] += x[j];
 }
 // CHECK: empty-domain.c:[[@LINE-3]]:5: warning: the loop over 'j' runs no iterations for any value of the parameters (lifted as 0 <= i < n and n <= j < i), so the kernel does nothing; check the bounds of the loop
+// CHECK-NOT: warning:
 // CHECK: kernel never(

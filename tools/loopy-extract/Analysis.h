@@ -39,14 +39,16 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 /// and reports what they find at the C source each line was lifted from
 /// (\p LineOrigins, from printKernel), with the lifted line in a note
 /// (LoopyChecks.cpp). Throws LiftFailed if they found an error, so that
-/// the extractor never prints a kernel that loopyc rejects.
+/// the extractor never prints a kernel that loopyc rejects. Warnings about
+/// the domain line are left out if \p DomainWarned (warnEmptyDomain said
+/// more already).
 void checkWithLoopyc(const std::string &Text,
                      const std::vector<clang::SourceRange> &LineOrigins,
-                     Reporter &R);
+                     Reporter &R, bool DomainWarned);
 
 /// Warns at the outermost loop of \p K whose lifted domain is empty for
-/// every value of the parameters (Assumptions.cpp).
-void warnEmptyDomain(const LiftedKernel &K, isl::ctx Ctx, Reporter &R);
+/// every value of the parameters (Assumptions.cpp); true if it did.
+bool warnEmptyDomain(const LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 
 } // namespace loopy::extract
 

@@ -50,11 +50,11 @@ public:
         K.Origin = "lifted by loopy-extract from " + std::string(At.getFilename()) +
                    ":" + std::to_string(At.getLine());
         inferAssumptions(K, Isl.get(), R);
-        warnEmptyDomain(K, Isl.get(), R);
+        bool EmptyDomain = warnEmptyDomain(K, Isl.get(), R);
         inferShapes(K, Isl.get(), R);
         std::vector<clang::SourceRange> LineOrigins;
         std::string Text = printKernel(K, LineOrigins);
-        checkWithLoopyc(Text, LineOrigins, R);
+        checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
         Result.Text += (Result.Kernels++ ? "\n" : "") + Text;
       } catch (LiftFailed &) {
       }

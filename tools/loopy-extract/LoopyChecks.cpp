@@ -15,7 +15,10 @@
 #include "loopy/Support/Isl.h"
 #include "loopy/Support/SourceManager.h"
 
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace loopy::extract {
 
@@ -78,7 +81,7 @@ std::string lineOf(const std::string &Text, unsigned N) {
 
 void checkWithLoopyc(const std::string &Text,
                      const std::vector<clang::SourceRange> &LineOrigins,
-                     Reporter &R) {
+                     Reporter &R, bool DomainWarned) {
   SourceManager SM(LiftedName, Text);
   std::ostringstream Out;
   DiagnosticEngine Diags(&SM, Out);
@@ -97,12 +100,18 @@ void checkWithLoopyc(const std::string &Text,
   }
 
   std::istringstream In(Out.str());
-  bool Failed = false;
+  bool Failed = false, Skip = false;
   clang::SourceRange Last = LineOrigins.empty() ? clang::SourceRange()
                                                 : LineOrigins.front();
   for (std::string L; std::getline(In, L);) {
     std::optional<LoopycDiag> D = parseDiag(L);
     if (!D)
+      continue;
+    // Notes belong to the diagnostic before them.
+    if (D->Severity != "note")
+      Skip = DomainWarned && D->Severity == "warning" &&
+             lineOf(Text, D->Line).rfind("domain", 0) == 0;
+    if (Skip)
       continue;
     clang::SourceRange At =
         D->Line >= 1 && D->Line <= LineOrigins.size() ? LineOrigins[D->Line - 1]
