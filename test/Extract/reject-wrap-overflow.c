@@ -45,3 +45,10 @@ void through_pointer(int n, const float *x, float *restrict y) {
     y[i] = p[i + 1];
 }
 // CHECK: reject-wrap-overflow.c:[[@LINE-2]]:12: error: 'p[i + 1]' cannot be lifted: the constant terms of its subscript overflow a signed 64-bit integer
+
+#pragma loopy kernel
+void largest(int n, const float *x, float *restrict y) {
+  for (int i = 0; i < n; i++)
+    y[i] = x[9223372036854775807L];
+}
+// CHECK: reject-wrap-overflow.c:[[@LINE-2]]:12: error: the size of 'x' does not fit in a signed 64-bit integer (its largest subscript is [n] -> { [(9223372036854775807)] }); keep subscripts below 2^63 - 1
