@@ -70,3 +70,16 @@ void kernel_rows(int n, int m, double *restrict s, const double *a)
 }
 // CHECK-LABEL: kernel rows(
 // CHECK:   s[r] = sum(c, a[r, c]);
+
+#pragma loopy kernel
+void dead_index_stores(int n, double *restrict y)
+{
+  int i;
+  i = n;
+  for (i = 0; i < n; i++)
+    y[i] = 2.0 * i;
+  i = 0;
+}
+// CHECK-LABEL: kernel dead_index_stores(n: index; y: out f64[n]) {
+// CHECK-NEXT:   domain { [i] : 0 <= i < n }
+// CHECK-NEXT:   y[i] = 2 * f64(i);

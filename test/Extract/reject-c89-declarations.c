@@ -51,3 +51,12 @@ void scalar_used_after(int n, double *restrict y, const double *x)
 }
 // CHECK: reject-c89-declarations.c:[[@LINE-5]]:5: error: 't' is assigned in every iteration of the loop over 'i' but not accumulated, so only the last value would remain; accumulate with '+=', '-=', '*=', max or min, or index it with 'i'
 // CHECK: reject-c89-declarations.c:[[@LINE-3]]:10: note: its value is read here, after the loop, where only the last iteration's would remain
+
+#pragma loopy kernel
+void chained_start(int n, double *restrict y)
+{
+  int i, j;
+  for (i = j = 0; i < n; i++)
+    y[i] = 1.0;
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-3]]:8: error: the loop must set its index to a start value, such as 'for (int i = 0; ...)' or 'for (i = 0; ...)'

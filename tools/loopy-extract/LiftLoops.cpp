@@ -65,7 +65,15 @@ void Lifter::registerLoop(const clang::ForStmt *F) {
     V = declaredVar(B->getLHS());
     Start = B->getRHS();
   }
-  if (!V || !Start) {
+  // A start that assigns (`i = j = 0`) sets more than the index.
+  const auto *StartOp =
+      Start ? llvm::dyn_cast<clang::BinaryOperator>(Start->IgnoreParenImpCasts())
+            : nullptr;
+  const auto *StartUnary =
+      Start ? llvm::dyn_cast<clang::UnaryOperator>(Start->IgnoreParenImpCasts())
+            : nullptr;
+  if (!V || !Start || (StartOp && StartOp->isAssignmentOp()) ||
+      (StartUnary && StartUnary->isIncrementDecrementOp())) {
     R.error(F->getInit() ? F->getInit()->getSourceRange()
                          : clang::SourceRange(F->getForLoc()),
             msg::LoopInit);

@@ -113,6 +113,23 @@ void Lifter::exprStmt(const clang::Expr *E) {
   if (const auto *Cleanups = llvm::dyn_cast<ExprWithCleanups>(E))
     E = Cleanups->getSubExpr()->IgnoreParens();
   if (const auto *B = llvm::dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp()) {
+    // An index declared before its loop may be set outside the loops over
+    // it (checkIndexDead made sure that nothing reads that value): the
+    // store is dead; a value with side effects is still lifted, to report
+    // them.
+    if (const auto *D = llvm::dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+        D && B->getOpcode() == BO_Assign)
+      if (std::optional<unsigned> L =
+              loopOf(llvm::dyn_cast<VarDecl>(D->getDecl()));
+          L && !llvm::isa<DeclStmt>(LoopStmts[*L]->getInit()) &&
+          (SM.isBeforeInTranslationUnit(E->getBeginLoc(),
+                                        LoopStmts[*L]->getBeginLoc()) ||
+           SM.isBeforeInTranslationUnit(LoopStmts[*L]->getEndLoc(),
+                                        E->getBeginLoc()))) {
+        if (B->getRHS()->HasSideEffects(Ctx))
+          value(B->getRHS());
+        return;
+      }
     StoreTarget T = storeTarget(B->getLHS());
     LExprPtr V;
     if (B->getOpcode() == BO_Assign) {
