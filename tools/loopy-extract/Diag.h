@@ -181,6 +181,11 @@ inline constexpr char OtherElement[] =
     "'%0' %select{reads|writes}1 '%2' at another element than '%3', which "
     "the loop nest also %select{writes|accesses}1; its iterations would "
     "depend on each other: write the results to a separate array";
+inline constexpr char OtherElementAt[] =
+    "'%0' %select{reads|writes}1 '%2' at another element than '%3', which "
+    "the loop nest also %select{writes|accesses}1, so its iterations depend "
+    "on each other: the iteration %4 %select{reads|writes}1 the element "
+    "that the iteration %5 writes%6; write the results to a separate array";
 inline constexpr char ReadOtherOutput[] =
     "'%0' reads '%1', which another statement of the loop nest writes; a "
     "lifted statement cannot read what another one writes: split the nest "

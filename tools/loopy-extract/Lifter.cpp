@@ -1,6 +1,9 @@
 //===- Lifter.cpp - The lifter's driver, arguments and checks ------------===//
 #include "Accumulate.h"
+#include "KernelIsl.h"
 #include "Lifter.h"
+
+#include "loopy/Support/Isl.h"
 
 #include "clang/AST/Decl.h"
 
@@ -227,11 +230,28 @@ void Lifter::checkElementConflicts() {
     for (const Access &X : All)
       if (X.Write && !Written)
         Written = &X;
+    // The first access that meets the written element in another
+    // iteration, with the two iterations as isl finds them; else the
+    // first access to another element at all.
+    const Access *Other = nullptr;
+    IslContext Isl;
     for (const Access &X : All) {
       if (*X.Subs == *Written->Subs)
         continue;
-      R.error(X.Range, msg::OtherElement)
-          << X.Text << (X.Write ? 1 : 0) << A.CName << Written->Text;
+      if (!Other)
+        Other = &X;
+      if (std::optional<Conflict> C =
+              findConflict(K, Isl.get(), *Written->Subs, *X.Subs)) {
+        R.error(X.Range, msg::OtherElementAt)
+            << X.Text << (X.Write ? 1 : 0) << A.CName << Written->Text
+            << "(" + C->Second + ")" << "(" + C->First + ")"
+            << (C->Params.empty() ? "" : " when " + C->Params);
+        throw LiftFailed();
+      }
+    }
+    if (Other) {
+      R.error(Other->Range, msg::OtherElement)
+          << Other->Text << (Other->Write ? 1 : 0) << A.CName << Written->Text;
       throw LiftFailed();
     }
     // A statement may read its own output array only.
