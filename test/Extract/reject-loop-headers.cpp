@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #pragma loopy kernel
-void no_declaration(int n, float *__restrict y) {
-  int i;
-  for (i = 0; i < n; i++)
+void no_start(int n, float *__restrict y) {
+  int i = 0;
+  for (; i < n; i++)
     y[i] = 0;
 }
-// CHECK: reject-loop-headers.cpp:[[@LINE-3]]:8: error: the loop must declare its index with a start value, such as 'for (int i = 0; ...)'
+// CHECK: reject-loop-headers.cpp:[[@LINE-3]]:3: error: the loop must set its index to a start value, such as 'for (int i = 0; ...)' or 'for (i = 0; ...)'
 
 #pragma loopy kernel
 void float_index(int n, float *__restrict y) {

@@ -1,7 +1,9 @@
 //===- CppRoundTripTest.cpp - Lifted C++ kernels against the C++ itself ---===//
 //
 // The round trip of the C/C++ front end. Each loop nest of
-// examples/cpp/kernels.cpp is lifted by the built loopy-extract, and the
+// examples/cpp/kernels.cpp and examples/cpp/polybench_style.cpp (C89
+// declarations, a temporary, a time loop on the host) is lifted by the
+// built loopy-extract, and the
 // lifted kernel's variants, printed as OpenCL and run on PoCL, must compute
 // what the original C++ function computes when g++ compiles it into this
 // test (CppKernels.cpp) and it runs on the host on the same input values.
@@ -46,19 +48,24 @@ void matmul(int n, int m, int l, const float *a, const float *b, float *c);
 void blur(const std::vector<float> &image, std::vector<float> &out, int rows,
           int cols);
 void row_abs_max(int n, int m, const double *a, double *r);
+// Defined by examples/cpp/polybench_style.cpp.
+void gemm_c89(int ni, int nj, int nk, double alpha, double beta, double *C,
+              const double *A, const double *B);
+void gesummv_c89(int n, double alpha, double beta, const double *A,
+                 const double *B, const double *x, double *tmp, double *y);
+void jacobi_c89(int tsteps, int n, double *A, double *B);
 
 using namespace loopy;
 using namespace loopy::interptest;
 
 namespace {
 
-const std::string Example =
-    std::string(LOOPY_EXAMPLES_DIR) + "/cpp/kernels.cpp";
-
-/// The .loop text loopy-extract lifts from kernel \p Name of the example;
-/// empty, after a test failure, if it fails. Its diagnostics go to the
-/// test's standard error.
-std::string liftKernel(const std::string &Name) {
+/// The .loop text loopy-extract lifts from kernel \p Name of the example
+/// \p File (in examples/cpp); empty, after a test failure, if it fails.
+/// Its diagnostics go to the test's standard error.
+std::string liftKernel(const std::string &File, const std::string &Name) {
+  const std::string Example =
+      std::string(LOOPY_EXAMPLES_DIR) + "/cpp/" + File;
   // Flags after '--' keep the extractor from looking for a
   // compile_commands.json above the example.
   std::string Command = "'" + std::string(LOOPY_EXTRACT) + "' '" + Example +
@@ -140,8 +147,50 @@ bool rowAbsMaxOnHost(HostData &D) {
   return true;
 }
 
-/// One kernel of the example, the sizes it runs at, and its C++ function.
+bool gemmC89OnHost(HostData &D) {
+  long NI = D.Params.at("ni"), NJ = D.Params.at("nj"), NK = D.Params.at("nk");
+  const double *A = flatElements<double>(D, "A", DType::F64, {NI, NK});
+  const double *B = flatElements<double>(D, "B", DType::F64, {NK, NJ});
+  double *C = flatElements<double>(D, "C", DType::F64, {NI, NJ});
+  if (!A || !B || !C)
+    return false;
+  gemm_c89(NI, NJ, NK, D.Scalars.at("alpha").Float,
+           D.Scalars.at("beta").Float, C, A, B);
+  return true;
+}
+
+bool gesummvC89OnHost(HostData &D) {
+  long N = D.Params.at("n");
+  const double *A = flatElements<double>(D, "A", DType::F64, {N, N});
+  const double *B = flatElements<double>(D, "B", DType::F64, {N, N});
+  const double *X = flatElements<double>(D, "x", DType::F64, {N});
+  double *Tmp = flatElements<double>(D, "tmp", DType::F64, {N});
+  double *Y = flatElements<double>(D, "y", DType::F64, {N});
+  if (!A || !B || !X || !Tmp || !Y)
+    return false;
+  gesummv_c89(N, D.Scalars.at("alpha").Float, D.Scalars.at("beta").Float, A,
+              B, X, Tmp, Y);
+  return true;
+}
+
+bool jacobiStepOnHost(HostData &D) {
+  // One step of the time loop: the kernel's output B, and A, which the
+  // host's copy back changes but the kernel only reads.
+  long N = D.Params.at("n");
+  double *A = flatElements<double>(D, "A", DType::F64, {N});
+  double *B = flatElements<double>(D, "B", DType::F64, {N - 1});
+  if (!A || !B)
+    return false;
+  std::vector<double> AllA(A, A + N), AllB(N);
+  std::copy(B, B + N - 1, AllB.begin());
+  jacobi_c89(1, N, AllA.data(), AllB.data());
+  std::copy(AllB.begin(), AllB.begin() + N - 1, B);
+  return true;
+}
+
+/// One kernel of an example, the sizes it runs at, and its C++ function.
 struct RoundTripCase {
+  std::string File;
   std::string Kernel;
   ParamValues Params;
   bool (*RunOnHost)(HostData &);
@@ -151,9 +200,15 @@ struct RoundTripCase {
 void PrintTo(const RoundTripCase &C, std::ostream *OS) { *OS << C.Kernel; }
 
 const RoundTripCase Cases[] = {
-    {"matmul", {{"n", 37}, {"m", 29}, {"l", 41}}, matmulOnHost},
-    {"blur3x3", {{"rows", 23}, {"cols", 31}}, blurOnHost},
-    {"row_abs_max", {{"n", 37}, {"m", 29}}, rowAbsMaxOnHost},
+    {"kernels.cpp", "matmul", {{"n", 37}, {"m", 29}, {"l", 41}}, matmulOnHost},
+    {"kernels.cpp", "blur3x3", {{"rows", 23}, {"cols", 31}}, blurOnHost},
+    {"kernels.cpp", "row_abs_max", {{"n", 37}, {"m", 29}}, rowAbsMaxOnHost},
+    {"polybench_style.cpp",
+     "gemm_c89",
+     {{"ni", 37}, {"nj", 29}, {"nk", 41}},
+     gemmC89OnHost},
+    {"polybench_style.cpp", "gesummv_c89", {{"n", 37}}, gesummvC89OnHost},
+    {"polybench_style.cpp", "jacobi_step", {{"n", 53}}, jacobiStepOnHost},
 };
 
 /// A lifted kernel and the data of one round trip: random inputs, and a
@@ -168,7 +223,7 @@ struct RoundTripData {
 /// inputs for it and the C++ function's run on them.
 RoundTripData runOnHost(const RoundTripCase &C) {
   RoundTripData D;
-  std::string Text = liftKernel(C.Kernel);
+  std::string Text = liftKernel(C.File, C.Kernel);
   if (Text.empty() || !(D.K = buildKernel(Text)))
     return D;
   D.Inputs = randomData(*D.K, C.Params, 1);

@@ -1,6 +1,9 @@
 //===- Accumulate.cpp - Accumulations recognized as reductions ------------===//
 #include "Accumulate.h"
 
+#include <algorithm>
+#include <memory>
+
 namespace loopy::extract {
 
 namespace {
@@ -97,6 +100,66 @@ LExprPtr combineAccumulation(const Accumulation &A, LExprPtr Before,
   bool Identity = Before->K == LExpr::Kind::Inf &&
                   (Before->Text == "-") == (A.Op == "max");
   return Identity ? Reduced : makeCall(A.Op, {Before, Reduced}, Reduced->Type);
+}
+
+namespace {
+
+/// \p E as Factor * Sum (Factor null for a bare sum), if it is a sum or a
+/// product with one.
+bool scaledSum(const LExprPtr &E, LExprPtr &Factor, LExprPtr &Sum) {
+  auto IsSum = [](const LExprPtr &X) {
+    return X->K == LExpr::Kind::Reduce && X->Text == "sum";
+  };
+  if (IsSum(E)) {
+    Factor = nullptr;
+    Sum = E;
+    return true;
+  }
+  if (E->K != LExpr::Kind::Binary || E->Text != "*")
+    return false;
+  for (int Side = 1; Side >= 0; --Side)
+    if (IsSum(E->Ops[Side])) {
+      Sum = E->Ops[Side];
+      Factor = E->Ops[1 - Side];
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
+LExprPtr mergeSums(const LExprPtr &E) {
+  if (!E)
+    return E;
+  std::vector<LExprPtr> Ops;
+  bool Changed = false;
+  for (const LExprPtr &Op : E->Ops) {
+    Ops.push_back(mergeSums(Op));
+    Changed |= Ops.back() != Op;
+  }
+  LExprPtr Self = E;
+  if (Changed) {
+    auto Copy = std::make_shared<LExpr>(*E);
+    Copy->Ops = Ops;
+    Self = Copy;
+  }
+  if (Self->K != LExpr::Kind::Binary ||
+      (Self->Text != "+" && Self->Text != "-"))
+    return Self;
+  LExprPtr FL, SL, FR, SR;
+  if (!scaledSum(Self->Ops[0], FL, SL) || !scaledSum(Self->Ops[1], FR, SR) ||
+      SL->RedIndices != SR->RedIndices || SL->Type != SR->Type)
+    return Self;
+  for (unsigned Idx : SL->RedIndices)
+    if ((FL && usesSymbol(FL, Idx)) || (FR && usesSymbol(FR, Idx)))
+      return Self;
+  auto Term = [](const LExprPtr &F, const LExprPtr &S) {
+    return F ? makeBinary("*", F, S->Ops[0]) : S->Ops[0];
+  };
+  auto Merged = std::make_shared<LExpr>(*SL);
+  Merged->Ops = {makeBinary(Self->Text, Term(FL, SL), Term(FR, SR))};
+  Merged->Depth = std::min(SL->Depth, SR->Depth);
+  return Merged;
 }
 
 } // namespace loopy::extract

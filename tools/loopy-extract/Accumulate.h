@@ -36,6 +36,13 @@ std::optional<Accumulation> matchAccumulation(const LExprPtr &End,
 LExprPtr combineAccumulation(const Accumulation &A, LExprPtr Before,
                              LExprPtr Reduced);
 
+/// \p E with each `a * sum(k, x) + b * sum(k, y)` (or `-`, with or
+/// without the factors) merged into `sum(k, a * x + b * y)` where a and b
+/// do not use k: two values accumulated over one loop and combined, as in
+/// gesummv's `y = alpha * tmp + beta * y`, make one reduction, since
+/// .loop reduces over an index once per statement.
+LExprPtr mergeSums(const LExprPtr &E);
+
 } // namespace loopy::extract
 
 #endif

@@ -34,6 +34,22 @@ void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 /// throws LiftFailed after reporting an error.
 void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R);
 
+/// Runs loopyc's own checks (its parser, Sema and the isl checks of races,
+/// bounds and data flow) on \p Text, the printed .loop text of one kernel,
+/// and reports what they find at the C source each line was lifted from
+/// (\p LineOrigins, from printKernel), with the lifted line in a note
+/// (LoopyChecks.cpp). Throws LiftFailed if they found an error, so that
+/// the extractor never prints a kernel that loopyc rejects. Warnings about
+/// the domain line are left out if \p DomainWarned (warnEmptyDomain said
+/// more already).
+void checkWithLoopyc(const std::string &Text,
+                     const std::vector<clang::SourceRange> &LineOrigins,
+                     Reporter &R, bool DomainWarned);
+
+/// Warns at the outermost loop of \p K whose lifted domain is empty for
+/// every value of the parameters (Assumptions.cpp); true if it did.
+bool warnEmptyDomain(const LiftedKernel &K, isl::ctx Ctx, Reporter &R);
+
 } // namespace loopy::extract
 
 #endif

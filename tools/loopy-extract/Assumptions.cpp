@@ -121,4 +121,16 @@ void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
     K.Assumption += " and " + Text;
 }
 
+bool warnEmptyDomain(const LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
+  std::vector<std::string> Names = K.symbolNames();
+  for (unsigned D = 0; D < K.Loops.size(); ++D) {
+    if (!isl::set(Ctx, K.islDomain(D + 1)).is_empty())
+      continue;
+    R.warning(K.Loops[D].Header, msg::EmptyDomain)
+        << Names[K.Loops[D].Index] << K.constraints(D + 1);
+    return true;
+  }
+  return false;
+}
+
 } // namespace loopy::extract

@@ -69,8 +69,24 @@ inline constexpr char SecondLoop[] =
 inline constexpr char FirstLoop[] = "the first loop is here";
 inline constexpr char StatementNotLifted[] = "%0 cannot be lifted: %1";
 inline constexpr char LoopInit[] =
-    "the loop must declare its index with a start value, such as 'for (int "
-    "i = 0; ...)'";
+    "the loop must set its index to a start value, such as 'for (int i = 0; "
+    "...)' or 'for (i = 0; ...)'";
+inline constexpr char LoopIndexNotLocal[] =
+    "loop index '%0' is not a local variable of the function; declare it "
+    "in the loop, such as 'for (int %0 = 0; ...)'";
+inline constexpr char LoopIndexLive[] =
+    "'%0' is read here, outside the loops over it, so the value that the "
+    "loop on line %1 leaves in it may be used, but a lifted loop leaves no "
+    "value; declare the index in the loop, such as 'for (int %0 = 0; ...)', "
+    "or read another variable here";
+inline constexpr char LoopIndexSetHere[] = "the loop sets '%0' here";
+inline constexpr char UsedAfterLoop[] =
+    "its value is read here, after the loop, where only the last "
+    "iteration's would remain";
+inline constexpr char ScalarLive[] =
+    "assignment to '%0', declared outside the kernel, cannot be lifted: it "
+    "is read outside the loop nest, on line %1, but a kernel writes only "
+    "arrays; store the value through a pointer argument";
 inline constexpr char LoopIndexType[] =
     "loop index '%0' has type %1; use an integer type";
 inline constexpr char LoopCondition[] =
@@ -83,6 +99,29 @@ inline constexpr char LoopConditionDirection[] =
 inline constexpr char LoopIncrement[] =
     "loop increment '%0' cannot be lifted: use '++%1', '%1++', '%1 += C' or "
     "'%1 -= C' with a positive constant C";
+inline constexpr char LoopNoIncrement[] =
+    "the loop over '%0' has no increment, so its index never changes in the "
+    "loop header; step it there with '++%0', '%0++', '%0 += C' or '%0 -= C' "
+    "with a positive constant C";
+inline constexpr char LoopNoCondition[] =
+    "the loop over '%0' has no condition, so it has no upper bound; compare "
+    "the index with affine bounds, such as '%0 < n'";
+inline constexpr char LoopIncrementComma[] =
+    "loop increment '%0' changes more than the index '%1'; a lifted loop "
+    "steps only its own index, with '++%1', '%1++', '%1 += C' or '%1 -= C'";
+inline constexpr char UnsignedDownToZero[] =
+    "loop condition '%0' is always true for the unsigned index '%1': "
+    "counting down, it wraps around to the largest value of its type "
+    "instead of going below 0; use a signed index, or stop at the "
+    "wrap-around with '%1 != (%2)-1'";
+inline constexpr char EmptyDomain[] =
+    "the loop over '%0' runs no iterations for any value of the parameters "
+    "(lifted as %1), so the kernel does nothing; check the bounds of the "
+    "loop";
+inline constexpr char KernelNameNotAscii[] =
+    "kernel name '%0' is not ASCII, but .loop names are made of ASCII "
+    "letters, digits and '_'; name the kernel with '#pragma loopy "
+    "kernel(NAME)'";
 inline constexpr char LoopStepStart[] =
     "a loop with step %0 needs a single start value, not the maximum or "
     "minimum of several";
@@ -137,10 +176,16 @@ inline constexpr char MayAlias[] =
     "writes}2 '%1' through pointers that may overlap; declare one of them "
     "'restrict' ('__restrict' in C++)";
 inline constexpr char DeclaredHere[] = "'%0' is declared here";
+inline constexpr char ReadHere[] = "'%0' is read here";
 inline constexpr char OtherElement[] =
     "'%0' %select{reads|writes}1 '%2' at another element than '%3', which "
     "the loop nest also %select{writes|accesses}1; its iterations would "
     "depend on each other: write the results to a separate array";
+inline constexpr char OtherElementAt[] =
+    "'%0' %select{reads|writes}1 '%2' at another element than '%3', which "
+    "the loop nest also %select{writes|accesses}1, so its iterations depend "
+    "on each other: the iteration %4 %select{reads|writes}1 the element "
+    "that the iteration %5 writes%6; write the results to a separate array";
 inline constexpr char ReadOtherOutput[] =
     "'%0' reads '%1', which another statement of the loop nest writes; a "
     "lifted statement cannot read what another one writes: split the nest "
@@ -165,6 +210,9 @@ inline constexpr char SubscriptNotSplit[] =
 inline constexpr char ExtentNotAffine[] =
     "the size of '%0' is not one affine expression of the parameters (its "
     "largest subscript is %1); give it with '#pragma loopy shape(%0, ...)'";
+inline constexpr char ExtentOverflow[] =
+    "the size of '%0' does not fit in a signed 64-bit integer (its largest "
+    "subscript is %1); keep subscripts below 2^63 - 1";
 inline constexpr char StridesDoNotNest[] =
     "the subscripts of '%0' use the strides '%1' and '%2', which do not nest "
     "as the strides of one array; give its shape with '#pragma loopy "
@@ -184,6 +232,10 @@ inline constexpr char EmptyLoop[] =
     "would skip %select{that write|those terms}3: move it into the loop or "
     "make the loop run at least once";
 inline constexpr char LoopHere[] = "the loop over '%0' is here";
+
+// loopyc's checks on the lifted kernel
+inline constexpr char Loopyc[] = "%0";
+inline constexpr char LiftedAs[] = "in the lifted kernel, this is '%0'";
 } // namespace msg
 
 /// Thrown after an error was reported, to give up on the current kernel.
@@ -196,6 +248,9 @@ public:
   /// An error at \p R (its start, with the range underlined).
   clang::DiagnosticBuilder error(clang::SourceRange R, const char *Format) {
     return report(clang::DiagnosticsEngine::Error, R, Format);
+  }
+  clang::DiagnosticBuilder warning(clang::SourceRange R, const char *Format) {
+    return report(clang::DiagnosticsEngine::Warning, R, Format);
   }
   clang::DiagnosticBuilder note(clang::SourceRange R, const char *Format) {
     return report(clang::DiagnosticsEngine::Note, R, Format);

@@ -50,8 +50,12 @@ public:
         K.Origin = "lifted by loopy-extract from " + std::string(At.getFilename()) +
                    ":" + std::to_string(At.getLine());
         inferAssumptions(K, Isl.get(), R);
+        bool EmptyDomain = warnEmptyDomain(K, Isl.get(), R);
         inferShapes(K, Isl.get(), R);
-        Result.Text += (Result.Kernels++ ? "\n" : "") + printKernel(K);
+        std::vector<clang::SourceRange> LineOrigins;
+        std::string Text = printKernel(K, LineOrigins);
+        checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
+        Result.Text += (Result.Kernels++ ? "\n" : "") + Text;
       } catch (LiftFailed &) {
       }
     }

@@ -4,7 +4,8 @@
 // the pragmas to their targets and runs the pipeline on each marked
 // function or loop nest:
 //
-//   lift (Lifter) -> inferAssumptions -> inferShapes -> printKernel
+//   lift (Lifter) -> inferAssumptions -> warnEmptyDomain -> inferShapes
+//     -> printKernel -> checkWithLoopyc
 //
 // collecting the .loop text of every kernel that lifts.
 //

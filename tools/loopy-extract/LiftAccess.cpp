@@ -40,6 +40,71 @@ std::optional<Poly> polyOf(const LExprPtr &E) {
   }
 }
 
+/// The value of the integer constant expression \p E in the integers,
+/// where C's conversions to unsigned types and its overflow do not wrap;
+/// nullopt if that leaves 128 bits. Operators it does not know keep the
+/// value Clang gives them.
+std::optional<__int128> exactValue(const clang::Expr *E,
+                                   const clang::ASTContext &Ctx) {
+  using namespace clang;
+  E = E->IgnoreParens();
+  if (const auto *C = llvm::dyn_cast<CastExpr>(E)) {
+    CastKind CK = C->getCastKind();
+    if ((CK == CK_IntegralCast || CK == CK_NoOp || CK == CK_LValueToRValue) &&
+        C->getSubExpr()->getType()->isIntegerType())
+      return exactValue(C->getSubExpr(), Ctx);
+  }
+  if (const auto *U = llvm::dyn_cast<UnaryOperator>(E);
+      U && (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus)) {
+    std::optional<__int128> V = exactValue(U->getSubExpr(), Ctx);
+    if (V && U->getOpcode() == UO_Minus)
+      return -*V;
+    return V;
+  }
+  if (const auto *B = llvm::dyn_cast<BinaryOperator>(E)) {
+    BinaryOperatorKind Op = B->getOpcode();
+    if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul) {
+      std::optional<__int128> L = exactValue(B->getLHS(), Ctx);
+      std::optional<__int128> R = exactValue(B->getRHS(), Ctx);
+      if (!L || !R)
+        return std::nullopt;
+      __int128 V;
+      bool Over = Op == BO_Add   ? __builtin_add_overflow(*L, *R, &V)
+                  : Op == BO_Sub ? __builtin_sub_overflow(*L, *R, &V)
+                                 : __builtin_mul_overflow(*L, *R, &V);
+      if (Over)
+        return std::nullopt;
+      return V;
+    }
+  }
+  if (const auto *D = llvm::dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = llvm::dyn_cast<VarDecl>(D->getDecl()))
+      if (const Expr *Init = V->getAnyInitializer();
+          Init && Init->getType()->isIntegerType() &&
+          V->getType().isConstQualified())
+        return exactValue(Init, Ctx);
+  Expr::EvalResult Res;
+  if (E->isValueDependent() || !E->EvaluateAsInt(Res, Ctx))
+    return std::nullopt;
+  const llvm::APSInt &I = Res.Val.getInt();
+  if (I.getBitWidth() > 64)
+    return std::nullopt;
+  return I.isSigned() ? static_cast<__int128>(I.getSExtValue())
+                      : static_cast<__int128>(I.getZExtValue());
+}
+
+std::string int128Text(__int128 V) {
+  if (V == 0)
+    return "0";
+  bool Negative = V < 0;
+  unsigned __int128 U = Negative ? -static_cast<unsigned __int128>(V)
+                                 : static_cast<unsigned __int128>(V);
+  std::string S;
+  for (; U; U /= 10)
+    S.insert(S.begin(), static_cast<char>('0' + static_cast<int>(U % 10)));
+  return Negative ? "-" + S : S;
+}
+
 } // namespace
 
 ElementRef Lifter::element(const clang::Expr *E) {
@@ -50,6 +115,7 @@ ElementRef Lifter::element(const clang::Expr *E) {
   if (const auto *A = llvm::dyn_cast<ArraySubscriptExpr>(E)) {
     ElementRef ER = pointer(A->getBase());
     ER.Levels.back() = ER.Levels.back() + subscript(A->getIdx());
+    checkOffset(ER.Levels.back(), E);
     return ER;
   }
   if (const auto *U = llvm::dyn_cast<UnaryOperator>(E);
@@ -121,6 +187,7 @@ ElementRef Lifter::pointer(const clang::Expr *E) {
     Poly Offset = subscript(PtrLeft ? B->getRHS() : B->getLHS());
     ER.Levels.back() = B->getOpcode() == BO_Add ? ER.Levels.back() + Offset
                                                 : ER.Levels.back() - Offset;
+    checkOffset(ER.Levels.back(), E);
     return ER;
   }
   if (const auto *U = llvm::dyn_cast<UnaryOperator>(E);
@@ -132,6 +199,12 @@ ElementRef Lifter::pointer(const clang::Expr *E) {
   throw LiftFailed();
 }
 
+void Lifter::checkOffset(const Poly &P, const clang::Expr *E) {
+  if (P.overflowed())
+    exprNotLifted(E, "the constant terms of its subscript overflow a signed "
+                     "64-bit integer");
+}
+
 Poly Lifter::subscript(const clang::Expr *E) {
   return poly(E, "subscript", true);
 }
@@ -139,6 +212,10 @@ Poly Lifter::subscript(const clang::Expr *E) {
 Poly Lifter::poly(const clang::Expr *E, const char *What, bool AllowProducts) {
   PolyInfo I;
   std::optional<Poly> P = tryPoly(E, I);
+  if (!P && I.BadConstant) {
+    R.error(I.At->getSourceRange(), msg::ExprNotLifted) << text(I.At) << I.Why;
+    throw LiftFailed();
+  }
   if (!P) {
     R.error(I.At->getSourceRange(), msg::NotAffine) << What << text(E) << I.Why;
     throw LiftFailed();
@@ -167,10 +244,38 @@ std::optional<Poly> Lifter::tryPoly(const clang::Expr *E, PolyInfo &I) {
     return Fail(E, E->getType()->isRealFloatingType()
                        ? "it is a floating-point value"
                        : "it is not an integer");
+  auto BadConstant = [&](const Expr *At, std::string Why) {
+    I.BadConstant = true;
+    return Fail(At, std::move(Why));
+  };
   if (E->isPRValue() && !E->isValueDependent()) {
     Expr::EvalResult Res;
-    if (E->EvaluateAsInt(Res, Ctx))
-      return Poly::constant(Res.Val.getInt().getExtValue());
+    if (E->EvaluateAsInt(Res, Ctx)) {
+      // C's value, against the value in the integers that bounds and
+      // subscripts are lifted to: they differ where C wraps around.
+      const llvm::APSInt &CV = Res.Val.getInt();
+      std::optional<__int128> Exact = exactValue(E, Ctx);
+      __int128 Value = CV.isSigned() ? static_cast<__int128>(CV.getSExtValue())
+                                     : static_cast<__int128>(CV.getZExtValue());
+      if (!Exact || *Exact != Value)
+        return BadConstant(
+            E, "it is " + int128Text(Value) + " in C" +
+                   (Exact ? " but " + int128Text(*Exact) + " in the integers"
+                          : "") +
+                   ", since " +
+                   (E->getType()->isUnsignedIntegerType()
+                        ? "unsigned arithmetic wraps around"
+                        : "the arithmetic overflows its type") +
+                   "; bounds and subscripts are lifted as integers that do "
+                   "not wrap: write it with a signed type that holds its "
+                   "value");
+      if (Value > INT64_MAX || Value <= INT64_MIN)
+        return BadConstant(E, "it is " + int128Text(Value) +
+                                  ", outside -(2^63 - 1) .. 2^63 - 1, the "
+                                  "values that lifted bounds and subscripts "
+                                  "hold");
+      return Poly::constant(static_cast<long>(Value));
+    }
   }
   if (const auto *C = llvm::dyn_cast<CastExpr>(E)) {
     CastKind CK = C->getCastKind();
@@ -190,9 +295,12 @@ std::optional<Poly> Lifter::tryPoly(const clang::Expr *E, PolyInfo &I) {
     std::optional<Poly> Rp = tryPoly(B->getRHS(), I);
     if (!Rp)
       return std::nullopt;
+    Poly P = Op == BO_Add ? *L + *Rp : Op == BO_Sub ? *L - *Rp : *L * *Rp;
+    if (P.overflowed() && !L->overflowed() && !Rp->overflowed())
+      return BadConstant(E, "its constant terms overflow a signed 64-bit "
+                            "integer");
     if (Op != BO_Mul)
-      return Op == BO_Add ? *L + *Rp : *L - *Rp;
-    Poly P = *L * *Rp;
+      return P;
     if (P.degree() > 1 && !I.Product)
       I.Product = B;
     for (const auto &Term : P.terms()) {
@@ -207,8 +315,13 @@ std::optional<Poly> Lifter::tryPoly(const clang::Expr *E, PolyInfo &I) {
   if (const auto *U = llvm::dyn_cast<UnaryOperator>(E)) {
     if (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) {
       std::optional<Poly> P = tryPoly(U->getSubExpr(), I);
-      if (P && U->getOpcode() == UO_Minus)
-        return -*P;
+      if (P && U->getOpcode() == UO_Minus) {
+        Poly N = -*P;
+        if (N.overflowed() && !P->overflowed())
+          return BadConstant(E, "its constant terms overflow a signed 64-bit "
+                                "integer");
+        return N;
+      }
       return P;
     }
     if (U->getOpcode() == UO_Deref)
@@ -225,6 +338,9 @@ std::optional<Poly> Lifter::tryPoly(const clang::Expr *E, PolyInfo &I) {
     if (isLocal(V)) {
       if (!Frames.empty()) {
         auto S = Frames.back().Scalars.find(V);
+        // A failed statement set it; its error is reported.
+        if (S != Frames.back().Scalars.end() && S->second.Poisoned)
+          throw LiftFailed();
         if (S != Frames.back().Scalars.end() && S->second.Value &&
             !S->second.Undefined)
           if (std::optional<Poly> P = polyOf(S->second.Value))

@@ -84,6 +84,10 @@ void Lifter::classAccess(const clang::Expr *E) {
 std::string Lifter::text(clang::SourceRange Range) const {
   clang::CharSourceRange CR = clang::Lexer::makeFileCharRange(
       clang::CharSourceRange::getTokenRange(Range), SM, Ctx.getLangOpts());
+  // Part of a macro expansion: quote the macro's use.
+  if (CR.isInvalid())
+    CR = clang::Lexer::makeFileCharRange(SM.getExpansionRange(Range), SM,
+                                         Ctx.getLangOpts());
   std::string S =
       clang::Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
   // One line: runs of white space become one space.

@@ -1,6 +1,10 @@
 //===- LiftLoops.cpp - The loop nest and its loop headers -----------------===//
 #include "Lifter.h"
 
+#include "clang/AST/ParentMapContext.h"
+
+#include <functional>
+
 namespace loopy::extract {
 
 namespace {
@@ -46,21 +50,43 @@ void Lifter::collectLoops(const clang::Stmt *Block) {
 }
 
 void Lifter::registerLoop(const clang::ForStmt *F) {
-  const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit());
-  const auto *V = DS && DS->isSingleDecl()
-                      ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
-                      : nullptr;
-  if (!V || !V->hasInit()) {
+  // `for (int i = E; ...)`, or `for (i = E; ...)` with `i` declared before.
+  const clang::VarDecl *V = nullptr;
+  const clang::Expr *Start = nullptr;
+  bool Declared = false;
+  if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit())) {
+    V = DS->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
+                           : nullptr;
+    Start = V && V->hasInit() ? V->getInit() : nullptr;
+    Declared = true;
+  } else if (const auto *B =
+                 llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+             B && B->getOpcode() == clang::BO_Assign) {
+    V = declaredVar(B->getLHS());
+    Start = B->getRHS();
+  }
+  // A start that assigns (`i = j = 0`) sets more than the index.
+  const auto *StartOp =
+      Start ? llvm::dyn_cast<clang::BinaryOperator>(Start->IgnoreParenImpCasts())
+            : nullptr;
+  const auto *StartUnary =
+      Start ? llvm::dyn_cast<clang::UnaryOperator>(Start->IgnoreParenImpCasts())
+            : nullptr;
+  if (!V || !Start || (StartOp && StartOp->isAssignmentOp()) ||
+      (StartUnary && StartUnary->isIncrementDecrementOp())) {
     R.error(F->getInit() ? F->getInit()->getSourceRange()
                          : clang::SourceRange(F->getForLoc()),
             msg::LoopInit);
     throw LiftFailed();
   }
   if (!V->getType()->isIntegerType()) {
-    R.error(V->getLocation(), msg::LoopIndexType)
+    R.error(Declared ? V->getLocation() : F->getInit()->getBeginLoc(),
+            msg::LoopIndexType)
         << V->getName() << V->getType();
     throw LiftFailed();
   }
+  if (!Declared)
+    checkIndexDead(V, F);
   Locals.insert(V);
   K.Symbols.push_back({Symbol::Kind::Index, uniqueName(V->getName().str()), V});
   Loop L;
@@ -68,7 +94,57 @@ void Lifter::registerLoop(const clang::ForStmt *F) {
   L.Header = {F->getForLoc(), F->getRParenLoc()};
   K.Loops.push_back(L);
   LoopStmts.push_back(F);
+  LoopStarts.push_back(Start);
   collectLoops(F->getBody());
+}
+
+bool Lifter::assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V) {
+  const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+  return B && B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V;
+}
+
+const clang::DeclRefExpr *Lifter::readOutside(const clang::VarDecl *V,
+                                              const clang::Stmt *Except,
+                                              bool SkipIndexLoops) {
+  const clang::DeclRefExpr *Found = nullptr;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || Found || S == Except)
+      return;
+    if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S);
+        F && SkipIndexLoops && assignsIndex(F, V))
+      return;
+    // A plain assignment to V writes it without reading it.
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+        B && B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V)
+      return Walk(B->getRHS());
+    if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S);
+        D && D->getDecl() == V) {
+      Found = D;
+      return;
+    }
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Req.Function->getBody());
+  return Found;
+}
+
+void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
+  if (!V->hasLocalStorage()) {
+    R.error(F->getInit()->getSourceRange(), msg::LoopIndexNotLocal)
+        << V->getName();
+    R.note(V->getLocation(), msg::DeclaredHere) << V->getName();
+    throw LiftFailed();
+  }
+  // Other loops over V set it before they read it; anything else may read
+  // the value this loop leaves in it, which the lifted loop does not.
+  if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true)) {
+    R.error(Use->getSourceRange(), msg::LoopIndexLive)
+        << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
+    R.note(F->getInit()->getSourceRange(), msg::LoopIndexSetHere)
+        << V->getName();
+    throw LiftFailed();
+  }
 }
 
 std::optional<unsigned> Lifter::loopOf(const clang::VarDecl *V) const {
@@ -80,8 +156,8 @@ std::optional<unsigned> Lifter::loopOf(const clang::VarDecl *V) const {
 
 void Lifter::readLoopHeader(unsigned D) {
   const clang::ForStmt *F = LoopStmts[D];
-  const auto *V = llvm::cast<clang::VarDecl>(
-      llvm::cast<clang::DeclStmt>(F->getInit())->getSingleDecl());
+  const auto *V = llvm::cast<clang::VarDecl>(K.Symbols[K.Loops[D].Index].Decl);
+  const clang::Expr *StartExpr = LoopStarts[D];
   Loop &L = K.Loops[D];
   std::string Name = V->getName().str();
 
@@ -114,19 +190,27 @@ void Lifter::readLoopHeader(unsigned D) {
     }
   }
   if (Step == 0) {
-    R.error(Inc ? Inc->getSourceRange() : clang::SourceRange(F->getForLoc()),
-            msg::LoopIncrement)
-        << (Inc ? text(Inc) : "") << Name;
+    if (!Inc) {
+      R.error(clang::SourceRange(F->getLParenLoc(), F->getRParenLoc()),
+              msg::LoopNoIncrement)
+          << Name;
+    } else if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(Inc);
+               B && B->getOpcode() == clang::BO_Comma) {
+      R.error(Inc->getSourceRange(), msg::LoopIncrementComma)
+          << text(Inc) << Name;
+    } else {
+      R.error(Inc->getSourceRange(), msg::LoopIncrement) << text(Inc) << Name;
+    }
     throw LiftFailed();
   }
   bool Up = Step > 0;
 
   // The start value bounds the index from below (counting up) or above.
   std::vector<Bound> Start;
-  splitBound(V->getInit(), !Up, false, V, Start);
+  splitBound(StartExpr, !Up, false, V, Start);
   if (std::abs(Step) > 1) {
     if (Start.size() != 1) {
-      R.error(V->getInit()->getSourceRange(), msg::LoopStepStart) << std::abs(Step);
+      R.error(StartExpr->getSourceRange(), msg::LoopStepStart) << std::abs(Step);
       throw LiftFailed();
     }
     L.Step = std::abs(Step);
@@ -137,7 +221,9 @@ void Lifter::readLoopHeader(unsigned D) {
   // The condition: comparisons joined with &&.
   const clang::Expr *Cond = F->getCond();
   if (!Cond) {
-    R.error(F->getForLoc(), msg::LoopCondition) << "" << Name;
+    R.error(clang::SourceRange(F->getLParenLoc(), F->getRParenLoc()),
+            msg::LoopNoCondition)
+        << Name;
     throw LiftFailed();
   }
   std::vector<const clang::Expr *> Conjuncts;
@@ -182,6 +268,27 @@ void Lifter::readLoopHeader(unsigned D) {
           << text(C) << Name << (Up ? 0 : 1);
       throw LiftFailed();
     }
+    if (Other && !Up && V->getType()->isUnsignedIntegerType()) {
+      // Counting down, an unsigned index goes from 0 to the largest value
+      // of its type. Stopping there (`i != (unsigned)-1`) is C's way to
+      // run down to 0; a bound of 0 or less is never reached.
+      clang::Expr::EvalResult Res;
+      if (!Other->isValueDependent() && Other->EvaluateAsInt(Res, Ctx)) {
+        const llvm::APSInt &B = Res.Val.getInt();
+        if (Strict && B.isUnsigned() && B.isMaxValue() &&
+            B.getBitWidth() == Ctx.getTypeSize(V->getType())) {
+          L.Lower.push_back({Poly::constant(0), false});
+          continue;
+        }
+        if (B.isUnsigned() ? B.isZero() && !Strict
+                           : B.getSExtValue() < (Strict ? 0 : 1)) {
+          R.error(C->getSourceRange(), msg::UnsignedDownToZero)
+              << text(C) << Name
+              << V->getType().getUnqualifiedType().getAsString();
+          throw LiftFailed();
+        }
+      }
+    }
     if (Other) {
       splitBound(Other, Upper, Strict, V, Upper ? L.Upper : L.Lower);
       continue;
@@ -220,6 +327,112 @@ void Lifter::splitBound(const clang::Expr *E, bool Upper, bool Strict,
     return;
   }
   Out.push_back({poly(E, "loop bound", false), Strict});
+}
+
+bool Lifter::usesKnownNames(const clang::Expr *E) const {
+  bool Known = true;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || !Known)
+      return;
+    if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl()))
+        if (!ParamIds.count(V) &&
+            !(V->getType().isConstQualified() && V->getAnyInitializer()))
+          Known = false;
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(E);
+  return Known;
+}
+
+void Lifter::assumeEnclosingLoops() {
+  std::vector<std::string> Constraints;
+  std::vector<std::string> Host;
+  std::vector<std::string> Names;
+  const clang::Stmt *Child = Req.Root;
+  while (true) {
+    clang::DynTypedNodeList Parents = Ctx.getParents(*Child);
+    const clang::Stmt *P = Parents.empty() ? nullptr : Parents[0].get<clang::Stmt>();
+    if (!P)
+      break;
+    const auto *F = llvm::dyn_cast<clang::ForStmt>(P);
+    Child = P;
+    if (!F)
+      continue;
+    // Its index and start, as registerLoop reads them.
+    const clang::VarDecl *V = nullptr;
+    const clang::Expr *Start = nullptr;
+    if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit());
+        DS && DS->isSingleDecl()) {
+      V = llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl());
+      Start = V && V->hasInit() ? V->getInit() : nullptr;
+    } else if (const auto *B =
+                   llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+               B && B->getOpcode() == clang::BO_Assign) {
+      V = declaredVar(B->getLHS());
+      Start = B->getRHS();
+    }
+    if (!V)
+      continue;
+    Host.insert(Host.begin(), V->getName().str());
+    auto Id = ParamIds.find(V);
+    if (Id == ParamIds.end() || !Start || !F->getInc() || !F->getCond())
+      continue;
+    // Only the direction matters here: the index runs from its start
+    // towards the bounds of the condition.
+    const clang::Expr *Inc = F->getInc()->IgnoreParens();
+    int Dir = 0;
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc);
+        U && U->isIncrementDecrementOp() && declaredVar(U->getSubExpr()) == V)
+      Dir = U->isIncrementOp() ? 1 : -1;
+    else if (const auto *C = llvm::dyn_cast<clang::CompoundAssignOperator>(Inc);
+             C && declaredVar(C->getLHS()) == V)
+      Dir = C->getOpcode() == clang::BO_AddAssign   ? 1
+            : C->getOpcode() == clang::BO_SubAssign ? -1
+                                                    : 0;
+    if (Dir == 0)
+      continue;
+    Names = K.symbolNames();
+    const std::string &Name = Names[Id->second];
+    // Outer loops first.
+    std::vector<std::string> Own;
+    auto Add = [&](const clang::Expr *E, const char *Op, bool IndexLeft) {
+      PolyInfo I;
+      if (!usesKnownNames(E))
+        return;
+      std::optional<Poly> B = tryPoly(E, I);
+      if (!B || !B->isAffine())
+        return;
+      std::string T = B->str(Names);
+      Own.push_back(IndexLeft ? Name + " " + Op + " " + T
+                              : T + " " + Op + " " + Name);
+    };
+    Add(Start, Dir > 0 ? "<=" : ">=", false);
+    std::function<void(const clang::Expr *)> Split = [&](const clang::Expr *E) {
+      E = E->IgnoreParenImpCasts();
+      const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+      if (!B)
+        return;
+      if (B->getOpcode() == clang::BO_LAnd) {
+        Split(B->getLHS());
+        Split(B->getRHS());
+        return;
+      }
+      if (!B->isRelationalOp())
+        return;
+      std::string Op = B->getOpcodeStr().str();
+      if (declaredVar(B->getLHS()) == V)
+        Add(B->getRHS(), Op.c_str(), true);
+      else if (declaredVar(B->getRHS()) == V)
+        Add(B->getLHS(), Op.c_str(), false);
+    };
+    Split(F->getCond());
+    Constraints.insert(Constraints.begin(), Own.begin(), Own.end());
+  }
+  K.HostLoops = Host;
+  for (const std::string &C : Constraints)
+    K.Assumption += (K.Assumption.empty() ? "" : " and ") + C;
 }
 
 } // namespace loopy::extract

@@ -3,6 +3,8 @@
 #include "Lifter.h"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 namespace loopy::extract {
 
@@ -14,8 +16,16 @@ void Lifter::notLifted(const clang::Stmt *S, const char *What, const char *Why) 
 void Lifter::stmt(const clang::Stmt *S, bool LastInFunction) {
   using namespace clang;
   if (const auto *C = llvm::dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *Child : C->body())
-      stmt(Child, LastInFunction && Child == C->body_back());
+    // A statement that fails is reported and left out; the next ones are
+    // still lifted, so one run reports every error of the nest.
+    for (const Stmt *Child : C->body()) {
+      try {
+        stmt(Child, LastInFunction && Child == C->body_back());
+      } catch (LiftFailed &) {
+        Failed = true;
+        poisonTargets(Child);
+      }
+    }
     return;
   }
   if (llvm::isa<NullStmt>(S))
@@ -103,6 +113,23 @@ void Lifter::exprStmt(const clang::Expr *E) {
   if (const auto *Cleanups = llvm::dyn_cast<ExprWithCleanups>(E))
     E = Cleanups->getSubExpr()->IgnoreParens();
   if (const auto *B = llvm::dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp()) {
+    // An index declared before its loop may be set outside the loops over
+    // it (checkIndexDead made sure that nothing reads that value): the
+    // store is dead; a value with side effects is still lifted, to report
+    // them.
+    if (const auto *D = llvm::dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+        D && B->getOpcode() == BO_Assign)
+      if (std::optional<unsigned> L =
+              loopOf(llvm::dyn_cast<VarDecl>(D->getDecl()));
+          L && !llvm::isa<DeclStmt>(LoopStmts[*L]->getInit()) &&
+          (SM.isBeforeInTranslationUnit(E->getBeginLoc(),
+                                        LoopStmts[*L]->getBeginLoc()) ||
+           SM.isBeforeInTranslationUnit(LoopStmts[*L]->getEndLoc(),
+                                        E->getBeginLoc()))) {
+        if (B->getRHS()->HasSideEffects(Ctx))
+          value(B->getRHS());
+        return;
+      }
     StoreTarget T = storeTarget(B->getLHS());
     LExprPtr V;
     if (B->getOpcode() == BO_Assign) {
@@ -213,6 +240,13 @@ StoreTarget Lifter::storeTarget(const clang::Expr *LHS) {
           << V->getName() << "it is assigned again in the loop nest";
       throw LiftFailed();
     }
+    if (V && !isLocal(V) && V->hasLocalStorage() && !Req.WholeFunction)
+      if (const clang::DeclRefExpr *Use = readOutside(V, Req.Root, false)) {
+        R.error(E->getSourceRange(), msg::ScalarLive)
+            << T.Text << SM.getExpansionLineNumber(Use->getBeginLoc());
+        R.note(Use->getSourceRange(), msg::ReadHere) << V->getName();
+        throw LiftFailed();
+      }
     if (!V || !isLocal(V)) {
       R.error(E->getSourceRange(), msg::WriteOutside) << T.Text;
       throw LiftFailed();
@@ -235,7 +269,14 @@ StoreTarget Lifter::storeTarget(const clang::Expr *LHS) {
 LExprPtr Lifter::load(const StoreTarget &T, clang::SourceRange Use) {
   if (!T.Var)
     return readElement(T.Loc, T.Type, Use);
-  const Slot &S = Frames.back().Scalars.at(T.Var);
+  const Slot &S = Frames.back().Scalars[T.Var];
+  if (S.Poisoned)
+    throw LiftFailed();
+  if ((!S.Value || S.Undefined) && !S.LastLoop.empty()) {
+    R.error(S.LastAssigned, msg::NotAccumulated) << S.What << S.LastLoop;
+    R.note(Use, msg::UsedAfterLoop);
+    throw LiftFailed();
+  }
   if (!S.Value || S.Undefined) {
     R.error(Use, msg::ReadBeforeWrite) << T.Var->getName();
     throw LiftFailed();
@@ -275,6 +316,8 @@ void Lifter::assign(Slot &S, LExprPtr V, unsigned Depth,
                     clang::SourceRange Range, const std::string &What) {
   S.Value = std::move(V);
   S.Undefined = false;
+  S.LastLoop.clear();
+  S.Poisoned = false;
   S.MinDepth = std::min(S.MinDepth, Depth);
   if (S.Range.isInvalid()) {
     S.Range = Range;
@@ -297,6 +340,10 @@ void Lifter::forLoop(const clang::ForStmt *F) {
     Slot N;
     N.Value = makeOld(LocKey{V, 0, {}}, *dtypeOf(V->getType()));
     N.Undefined = !S.Value;
+    N.LastLoop = S.LastLoop;
+    N.Poisoned = S.Poisoned;
+    N.LastAssigned = S.LastAssigned;
+    N.What = S.What;
     Body.Scalars[V] = N;
     Body.Inherited.push_back(V);
   }
@@ -305,7 +352,12 @@ void Lifter::forLoop(const clang::ForStmt *F) {
               return SM.isBeforeInTranslationUnit(A->getLocation(), B->getLocation());
             });
   Frames.push_back(std::move(Body));
-  stmt(F->getBody());
+  try {
+    stmt(F->getBody());
+  } catch (LiftFailed &) {
+    Frames.pop_back();
+    throw;
+  }
   Frame Done = std::move(Frames.back());
   Frames.pop_back();
   leaveLoop(std::move(Done));
@@ -327,6 +379,17 @@ void Lifter::leaveLoop(Frame Body) {
   std::vector<Change> PerIteration;
   for (const clang::VarDecl *V : Body.Inherited) {
     const Slot &S = Body.Scalars[V];
+    if (!S.Value) {
+      // Private to the iterations of an inner loop: so it stays.
+      Slot &P = Parent.Scalars[V];
+      P.Value = nullptr;
+      P.Undefined = true;
+      P.LastLoop = S.LastLoop;
+      P.LastAssigned = S.LastAssigned;
+      P.What = S.What;
+      P.Poisoned = S.Poisoned;
+      continue;
+    }
     bool Same = S.Value->K == LExpr::Kind::Old && S.Value->Loc.Var == V;
     if (S.MinDepth != UINT_MAX && !Same)
       Changed.push_back({LocKey{V, 0, {}}, S});
@@ -372,12 +435,34 @@ void Lifter::leaveLoop(Frame Body) {
   // Every changed location: overwritten with a value the same in every
   // iteration, or accumulated.
   std::vector<std::pair<const Change *, LExprPtr>> Results;
-  for (const Change &C : Changed) {
+  // A location that fails is reported and has no value after the loop;
+  // the others are still checked.
+  auto Fail = [&](const Change &C) {
+    Failed = true;
+    if (!C.Loc.Var)
+      return;
+    Slot &P = Parent.Scalars[static_cast<const clang::VarDecl *>(C.Loc.Var)];
+    P.Value = nullptr;
+    P.Undefined = true;
+    P.Poisoned = true;
+  };
+  for (const Change &C : Changed) try {
     CheckUses(C.S.Value, C.S.Range, &C.Loc);
     LExprPtr V = Resolve(C.S.Value, &C.Loc);
     bool Accumulates =
         containsOld(V, [&](const LocKey &L) { return L == C.Loc; });
     if (!Accumulates) {
+      if (usesSymbol(V, Idx) && C.Loc.Var) {
+        // A scalar set anew in every iteration is private to them; only
+        // a read after the loop, which would see the last one, is wrong.
+        Slot &P = Parent.Scalars[static_cast<const clang::VarDecl *>(C.Loc.Var)];
+        P.Value = nullptr;
+        P.Undefined = true;
+        P.LastLoop = IdxName;
+        P.LastAssigned = C.S.Range;
+        P.What = C.S.What;
+        continue;
+      }
       if (usesSymbol(V, Idx)) {
         R.error(C.S.Range, msg::NotAccumulated) << C.S.What << IdxName;
         throw LiftFailed();
@@ -398,15 +483,84 @@ void Lifter::leaveLoop(Frame Body) {
     LExprPtr Reduced = makeReduce(A->Op, Idx, A->Term, C.S.MinDepth,
                                   C.S.Range, C.S.What);
     Results.push_back({&C, combineAccumulation(*A, Start, Reduced)});
+  } catch (LiftFailed &) {
+    Fail(C);
   }
   // Elements the iteration writes for itself go on to the parent frame
   // too, as a family of elements (one for each value of the index).
-  for (const Change &C : PerIteration) {
+  for (const Change &C : PerIteration) try {
     CheckUses(C.S.Value, C.S.Range, nullptr);
     Results.push_back({&C, Resolve(C.S.Value, nullptr)});
+  } catch (LiftFailed &) {
+    Fail(C);
   }
   for (const auto &[C, V] : Results)
     assign(slot(Parent, C->Loc), V, C->S.MinDepth, C->S.Range, C->S.What);
+}
+
+void Lifter::findPrivateScalars() {
+  std::set<const clang::VarDecl *> Assigned;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S)
+      return;
+    const clang::Expr *Target = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+        B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
+             U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    if (Target)
+      if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParens()))
+        if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl()))
+          Assigned.insert(V);
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Req.Root);
+  for (const clang::VarDecl *V : Assigned) {
+    clang::QualType T = V->getType();
+    if (isLocal(V) || !V->hasLocalStorage() || T->isPointerType() ||
+        T->isArrayType() || !dtypeOf(T) || *dtypeOf(T) == DType::Bool ||
+        SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(), V->getLocation()) ||
+        readOutside(V, Req.Root, false))
+      continue;
+    Locals.insert(V);
+    Frames.front().Scalars[V] = Slot();
+  }
+}
+
+void Lifter::poisonTargets(const clang::Stmt *S) {
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *X) {
+    if (!X)
+      return;
+    const clang::Expr *Target = nullptr;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
+        B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(X);
+             U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    const clang::VarDecl *V = nullptr;
+    if (Target)
+      if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParens()))
+        V = llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+    if (const auto *DS = llvm::dyn_cast<clang::DeclStmt>(X))
+      for (const clang::Decl *D : DS->decls())
+        if (const auto *DV = llvm::dyn_cast<clang::VarDecl>(D)) {
+          Locals.insert(DV);
+          Frames.back().Scalars[DV].Poisoned = true;
+        }
+    if (V && isLocal(V) && !loopOf(V) && !PointerLocals.count(V)) {
+      Slot &Sl = Frames.back().Scalars[V];
+      Sl.Value = nullptr;
+      Sl.Undefined = true;
+      Sl.Poisoned = true;
+    }
+    for (const clang::Stmt *Child : X->children())
+      Walk(Child);
+  };
+  Walk(S);
 }
 
 void Lifter::finalizeRoot() {

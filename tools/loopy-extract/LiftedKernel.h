@@ -113,8 +113,13 @@ struct Statement {
 
 struct LiftedKernel {
   std::string Name;
-  /// Where the kernel came from, for the comment above it.
+  /// Where the kernel came from, for the comment above it, and its
+  /// place in the C source: its pragma, or its function's name.
   std::string Origin;
+  clang::SourceLocation Loc;
+  /// The C indices of the loops around a marked loop, outermost first: the
+  /// host runs the kernel once for each of their iterations.
+  std::vector<std::string> HostLoops;
   std::vector<Symbol> Symbols;
   std::vector<Loop> Loops;
   std::vector<ScalarArg> Scalars;

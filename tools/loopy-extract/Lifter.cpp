@@ -1,9 +1,15 @@
 //===- Lifter.cpp - The lifter's driver, arguments and checks ------------===//
+#include "Accumulate.h"
+#include "KernelIsl.h"
 #include "Lifter.h"
+
+#include "loopy/Support/Isl.h"
 
 #include "clang/AST/Decl.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 
 namespace loopy::extract {
 
@@ -21,6 +27,36 @@ const std::set<std::string> &reservedNames() {
   return Names;
 }
 
+/// True if \p S is made of ASCII letters, digits and '_' (as a C
+/// identifier, it does not start with a digit).
+bool isAsciiName(const std::string &S) {
+  return std::all_of(S.begin(), S.end(), [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  });
+}
+
+/// \p CName with every character outside ASCII (an identifier with a
+/// universal character name or UTF-8) spelled as `_uXXXX`, its code point.
+std::string asciiName(const std::string &CName) {
+  std::string N;
+  for (size_t I = 0; I < CName.size();) {
+    unsigned char C = static_cast<unsigned char>(CName[I]);
+    if (C < 0x80) {
+      N += CName[I++];
+      continue;
+    }
+    unsigned Len = C >= 0xF0 ? 4 : C >= 0xE0 ? 3 : C >= 0xC0 ? 2 : 1;
+    uint32_t Code = Len == 1 ? C : C & (0x7F >> Len);
+    for (unsigned K = 1; K < Len && I + K < CName.size(); ++K)
+      Code = Code << 6 | (static_cast<unsigned char>(CName[I + K]) & 0x3F);
+    char Buf[16];
+    std::snprintf(Buf, sizeof Buf, "_u%04X", Code);
+    N += Buf;
+    I += Len;
+  }
+  return N;
+}
+
 } // namespace
 
 Lifter::Lifter(const KernelRequest &Req, clang::ASTContext &Ctx, Reporter &R)
@@ -28,7 +64,14 @@ Lifter::Lifter(const KernelRequest &Req, clang::ASTContext &Ctx, Reporter &R)
 
 LiftedKernel Lifter::lift() {
   std::string Name = Req.Name.empty() ? Req.Function->getNameAsString() : Req.Name;
+  if (!isAsciiName(Name)) {
+    R.error(Req.Name.empty() ? Req.Function->getLocation() : Req.PragmaLoc,
+            msg::KernelNameNotAscii)
+        << Name;
+    throw LiftFailed();
+  }
   K.Name = reservedNames().count(Name) ? Name + "_" : Name;
+  K.Loc = Req.PragmaLoc;
   if (Req.WholeFunction)
     collectLoops(Req.Root);
   else
@@ -36,6 +79,8 @@ LiftedKernel Lifter::lift() {
   // The statements first: a `while` loop is reported as such, not as a
   // missing `for` loop.
   Frames.emplace_back();
+  if (!Req.WholeFunction)
+    findPrivateScalars();
   stmt(Req.Root, Req.WholeFunction);
   if (K.Loops.empty()) {
     R.error(Req.Function->getLocation(), msg::NoLoop)
@@ -48,26 +93,36 @@ LiftedKernel Lifter::lift() {
                      return SM.isBeforeInTranslationUnit(A.Range.getBegin(),
                                                          B.Range.getBegin());
                    });
-  for (const Statement &S : Finals) {
+  for (Statement &S : Finals) {
+    S.Value = mergeSums(S.Value);
     K.Arrays[S.Array].Written = true;
+    bool Infinite = false;
     walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
       if (N.K == LExpr::Kind::Read)
         K.Arrays[N.Id].Read = true;
-      if (N.K == LExpr::Kind::Inf) {
-        R.error(S.Range, msg::Infinity);
-        throw LiftFailed();
-      }
+      Infinite |= N.K == LExpr::Kind::Inf;
     });
+    if (Infinite) {
+      R.error(S.Range, msg::Infinity);
+      Failed = true;
+    }
   }
   K.Stmts = Finals;
-  applyPragmas();
+  // With a statement left out, the pragmas and aliasing may concern what
+  // is missing; the dependences among the others are still real.
+  if (!Failed)
+    applyPragmas();
+  if (!Failed && !Req.WholeFunction)
+    assumeEnclosingLoops();
   checkElementConflicts();
+  if (Failed)
+    throw LiftFailed();
   checkAliasing();
   return std::move(K);
 }
 
 std::string Lifter::uniqueName(const std::string &CName) {
-  std::string N = CName;
+  std::string N = asciiName(CName);
   while (reservedNames().count(N) || UsedNames.count(N))
     N += "_";
   UsedNames.insert(N);
@@ -148,7 +203,7 @@ unsigned Lifter::arrayFor(const clang::VarDecl *V, clang::SourceRange Use) {
 }
 
 void Lifter::checkElementConflicts() {
-  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) {
+  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) try {
     const ArrayArg &A = K.Arrays[Id];
     if (!A.Read || !A.Written)
       continue;
@@ -175,11 +230,28 @@ void Lifter::checkElementConflicts() {
     for (const Access &X : All)
       if (X.Write && !Written)
         Written = &X;
+    // The first access that meets the written element in another
+    // iteration, with the two iterations as isl finds them; else the
+    // first access to another element at all.
+    const Access *Other = nullptr;
+    IslContext Isl;
     for (const Access &X : All) {
       if (*X.Subs == *Written->Subs)
         continue;
-      R.error(X.Range, msg::OtherElement)
-          << X.Text << (X.Write ? 1 : 0) << A.CName << Written->Text;
+      if (!Other)
+        Other = &X;
+      if (std::optional<Conflict> C =
+              findConflict(K, Isl.get(), *Written->Subs, *X.Subs)) {
+        R.error(X.Range, msg::OtherElementAt)
+            << X.Text << (X.Write ? 1 : 0) << A.CName << Written->Text
+            << "(" + C->Second + ")" << "(" + C->First + ")"
+            << (C->Params.empty() ? "" : " when " + C->Params);
+        throw LiftFailed();
+      }
+    }
+    if (Other) {
+      R.error(Other->Range, msg::OtherElement)
+          << Other->Text << (Other->Write ? 1 : 0) << A.CName << Written->Text;
       throw LiftFailed();
     }
     // A statement may read its own output array only.
@@ -193,6 +265,9 @@ void Lifter::checkElementConflicts() {
         throw LiftFailed();
       });
     }
+  } catch (LiftFailed &) {
+    // One conflict per array; the other arrays are still checked.
+    Failed = true;
   }
 }
 

@@ -45,6 +45,14 @@ struct Slot {
   std::string What;
   /// Carried into a loop from a variable that had no value yet.
   bool Undefined = false;
+  /// A scalar that every iteration of the loop over LastLoop (the C name
+  /// of its index) set anew: private to those iterations, with no value
+  /// after the loop. LastAssigned is where it was set.
+  std::string LastLoop;
+  clang::SourceRange LastAssigned;
+  /// Set by a statement that failed: its value is unknown, and what reads
+  /// it fails without a message of its own (the error was reported).
+  bool Poisoned = false;
 };
 
 /// The body of one loop (or the root block, with no loop).
@@ -67,6 +75,9 @@ struct ElementRef {
 struct PolyInfo {
   std::string Why;
   const clang::Expr *At = nullptr;
+  /// The expression has a polynomial form, but one that the kernel cannot
+  /// use (its constants wrap or overflow): Why says so of At.
+  bool BadConstant = false;
   /// The first product of two non-constant terms, and the first product of
   /// two loop indices.
   const clang::BinaryOperator *Product = nullptr;
@@ -91,6 +102,27 @@ private:
   // LiftLoops.cpp: the nest and its loop headers.
   void collectLoops(const clang::Stmt *Block);
   void registerLoop(const clang::ForStmt *F);
+  /// True if the loop \p F starts with `V = ...`.
+  static bool assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V);
+  /// The first read of \p V in the kernel's function outside \p Except
+  /// (and, if \p SkipIndexLoops, outside the loops that set \p V in their
+  /// header); plain assignments to V do not read it.
+  const clang::DeclRefExpr *readOutside(const clang::VarDecl *V,
+                                        const clang::Stmt *Except,
+                                        bool SkipIndexLoops);
+  /// A loop index declared before its loop must be a local variable that
+  /// nothing reads after the loop.
+  void checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F);
+  /// Function-scope scalars that the nest of a marked loop assigns and
+  /// nothing outside it reads: locals of the kernel, private to it.
+  void findPrivateScalars();
+  /// For a marked loop inside other loops of its function: the ranges of
+  /// their indices that the nest uses, added to K.Assumption, and their
+  /// names in K.HostLoops.
+  void assumeEnclosingLoops();
+  /// True if the variables \p E reads are parameters of the kernel
+  /// already or constants.
+  bool usesKnownNames(const clang::Expr *E) const;
   void readLoopHeader(unsigned D);
   void splitBound(const clang::Expr *E, bool Upper, bool Strict,
                   const clang::VarDecl *Var, std::vector<Bound> &Out);
@@ -128,6 +160,8 @@ private:
   void forLoop(const clang::ForStmt *F);
   void leaveLoop(Frame Body);
   void finalizeRoot();
+  /// After \p S failed: the scalars it declares or assigns have no value.
+  void poisonTargets(const clang::Stmt *S);
   StoreTarget storeTarget(const clang::Expr *LHS);
   LExprPtr load(const StoreTarget &T, clang::SourceRange Use);
   void store(const StoreTarget &T, LExprPtr V, clang::SourceRange Range);
@@ -151,6 +185,8 @@ private:
   ElementRef pointer(const clang::Expr *E);
   ElementRef pointerVar(const clang::VarDecl *V, const clang::Expr *Use);
   Poly subscript(const clang::Expr *E);
+  /// Reports \p E if the subscript \p P it makes overflowed.
+  void checkOffset(const Poly &P, const clang::Expr *E);
   /// The polynomial form of an integer expression of indices, parameters
   /// and constants; nullopt with I.Why and I.At set if it has none.
   std::optional<Poly> tryPoly(const clang::Expr *E, PolyInfo &I);
@@ -182,12 +218,17 @@ private:
   LiftedKernel K;
 
   std::vector<const clang::ForStmt *> LoopStmts;
+  /// The start value of each loop's index.
+  std::vector<const clang::Expr *> LoopStarts;
   std::map<const clang::ValueDecl *, unsigned> ParamIds, ScalarIds, ArrayIds;
   std::set<const clang::VarDecl *> Locals;
   std::map<const clang::VarDecl *, const clang::Expr *> PointerLocals;
   std::set<std::string> UsedNames;
   std::vector<Frame> Frames;
   std::vector<Statement> Finals;
+  /// A statement of the nest failed (and was reported); the others are
+  /// still lifted to report their errors too.
+  bool Failed = false;
 };
 
 } // namespace loopy::extract

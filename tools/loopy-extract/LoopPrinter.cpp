@@ -167,18 +167,45 @@ std::string signature(const LiftedKernel &K) {
 } // namespace
 
 std::string printKernel(const LiftedKernel &K) {
-  std::string Out = "# " + K.Origin + "\n" + signature(K);
+  std::vector<clang::SourceRange> LineOrigins;
+  return printKernel(K, LineOrigins);
+}
+
+std::string printKernel(const LiftedKernel &K,
+                        std::vector<clang::SourceRange> &LineOrigins) {
+  LineOrigins.clear();
+  std::string Out;
+  auto Emit = [&](const std::string &Text, clang::SourceRange From) {
+    Out += Text;
+    LineOrigins.resize(std::count(Out.begin(), Out.end(), '\n'), From);
+  };
+  Emit("# " + K.Origin + "\n", K.Loc);
+  if (!K.HostLoops.empty()) {
+    std::string Loops;
+    for (const std::string &L : K.HostLoops)
+      Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+    Emit("# inside the loops over " + Loops +
+             ", which stay on the host: it runs once per iteration of them\n",
+         K.Loc);
+  }
+  Emit(signature(K), K.Loc);
   if (!K.Assumption.empty())
-    Out += "  assume " + K.Assumption + ";\n";
+    Emit("  assume " + K.Assumption + ";\n", K.Loc);
   std::string Tuple;
   for (const Loop &L : K.Loops)
     Tuple += (Tuple.empty() ? "" : ", ") + K.Symbols[L.Index].Name;
-  Out += "  domain { [" + Tuple + "] : " +
-         K.constraints(static_cast<unsigned>(K.Loops.size())) + " }\n";
+  clang::SourceRange Loops =
+      K.Loops.empty() ? clang::SourceRange(K.Loc) : K.Loops[0].Header;
+  Emit("  domain { [" + Tuple + "] : " +
+           K.constraints(static_cast<unsigned>(K.Loops.size())) + " }\n",
+       Loops);
   ExprPrinter P(K);
   for (const Statement &S : K.Stmts)
-    Out += "  " + P.subscripts(S.Array, S.Subs) + " = " + P.print(S.Value) + ";\n";
-  return Out + "}\n";
+    Emit("  " + P.subscripts(S.Array, S.Subs) + " = " + P.print(S.Value) +
+             ";\n",
+         S.Range);
+  Emit("}\n", K.Loc);
+  return Out;
 }
 
 } // namespace loopy::extract

@@ -2,6 +2,7 @@
 #include "Poly.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace loopy::extract {
 
@@ -21,13 +22,16 @@ void Poly::add(const Monomial &M, long C) {
   if (C == 0)
     return;
   long &Slot = Terms[M];
-  Slot += C;
+  if (C == LONG_MIN || __builtin_add_overflow(Slot, C, &Slot) ||
+      Slot == LONG_MIN)
+    Overflow = true;
   if (Slot == 0)
     Terms.erase(M);
 }
 
 Poly Poly::operator+(const Poly &O) const {
   Poly R = *this;
+  R.Overflow |= O.Overflow;
   for (const auto &[M, C] : O.Terms)
     R.add(M, C);
   return R;
@@ -37,20 +41,31 @@ Poly Poly::operator-(const Poly &O) const { return *this + O.scaled(-1); }
 
 Poly Poly::operator*(const Poly &O) const {
   Poly R;
+  R.Overflow = Overflow || O.Overflow;
   for (const auto &[M1, C1] : Terms)
     for (const auto &[M2, C2] : O.Terms) {
       Monomial M = M1;
       M.insert(M.end(), M2.begin(), M2.end());
       std::sort(M.begin(), M.end());
-      R.add(M, C1 * C2);
+      long C;
+      if (__builtin_mul_overflow(C1, C2, &C))
+        R.Overflow = true;
+      else
+        R.add(M, C);
     }
   return R;
 }
 
 Poly Poly::scaled(long C) const {
   Poly R;
-  for (const auto &[M, V] : Terms)
-    R.add(M, V * C);
+  R.Overflow = Overflow;
+  for (const auto &[M, V] : Terms) {
+    long P;
+    if (__builtin_mul_overflow(V, C, &P))
+      R.Overflow = true;
+    else
+      R.add(M, P);
+  }
   return R;
 }
 
@@ -89,6 +104,7 @@ std::optional<Poly> Poly::quotientByMonomial(const Poly &Stride) const {
   if (SC <= 0)
     return std::nullopt;
   Poly Q;
+  Q.Overflow = Overflow || Stride.Overflow;
   for (const auto &[M, C] : Terms) {
     // A constant offset by a constant stride: whole rows go to the quotient.
     if (M.empty() && SM.empty()) {

@@ -37,6 +37,11 @@ public:
   bool operator!=(const Poly &O) const { return Terms != O.Terms; }
   bool operator<(const Poly &O) const { return Terms < O.Terms; }
 
+  /// True if a coefficient left the signed 64-bit integers (or reached
+  /// their minimum, whose negation does not fit) in the arithmetic that
+  /// made this polynomial; its terms are then meaningless.
+  bool overflowed() const { return Overflow; }
+
   bool isConstant() const;
   long constantTerm() const;
   /// Degree of the highest monomial; 0 for a constant.
@@ -60,6 +65,7 @@ public:
 private:
   void add(const Monomial &M, long C);
   std::map<Monomial, long> Terms;
+  bool Overflow = false;
 };
 
 } // namespace loopy::extract

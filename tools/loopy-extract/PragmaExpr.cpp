@@ -2,6 +2,7 @@
 #include "PragmaExpr.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 namespace loopy::extract {
@@ -65,8 +66,10 @@ private:
     unsigned char C = static_cast<unsigned char>(T.Text[0]);
     if (std::isdigit(C)) {
       char *End = nullptr;
+      errno = 0;
       long V = std::strtol(T.Text.c_str(), &End, 0);
-      return *End ? std::nullopt : std::optional<Poly>(Poly::constant(V));
+      return *End || errno == ERANGE ? std::nullopt
+                                     : std::optional<Poly>(Poly::constant(V));
     }
     if (std::isalpha(C) || C == '_')
       return Resolve(T);

@@ -3,6 +3,7 @@
 #include "KernelIsl.h"
 
 #include <algorithm>
+#include <climits>
 
 namespace loopy::extract {
 
@@ -30,7 +31,9 @@ std::optional<Poly> affToPoly(const isl::aff &A, const LiftedKernel &K) {
     return std::nullopt;
   auto IntOf = [](isl_val *V) -> std::optional<long> {
     std::optional<long> R;
-    if (isl_val_is_int(V))
+    // Past the signed 64-bit integers, num_si would truncate.
+    if (isl_val_is_int(V) && isl_val_cmp_si(V, LONG_MAX) <= 0 &&
+        isl_val_cmp_si(V, LONG_MIN) > 0)
       R = isl_val_get_num_si(V);
     isl_val_free(V);
     return R;
@@ -218,13 +221,16 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
             &Piece);
         P = affToPoly(isl::manage(Piece), K);
       }
-      if (!P) {
+      if (P)
+        P = *P + Poly::constant(1);
+      if (!P || P->overflowed()) {
         char *Text = isl_pw_aff_to_str(Max.get());
-        R.error(All[0].Range, msg::ExtentNotAffine) << CName << Text;
+        R.error(All[0].Range, P ? msg::ExtentOverflow : msg::ExtentNotAffine)
+            << CName << Text;
         free(Text);
         throw LiftFailed();
       }
-      Extents[0] = *P + Poly::constant(1);
+      Extents[0] = *P;
     }
     A.Shape.clear();
     for (const std::optional<Poly> &E : Extents)

@@ -1,0 +1,62 @@
+// RUN: not %loopy-extract %s 2>&1 | FileCheck %s
+// An index or a scalar declared before the nest is private to the kernel
+// only if nothing reads the value the nest leaves in it.
+
+int g;
+
+void index_read_after(int n, double *restrict y, int *last)
+{
+  int i;
+#pragma loopy kernel(index_read_after)
+  for (i = 0; i < n; i++)
+    y[i] = 1.0;
+  *last = i;
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-2]]:11: error: 'i' is read here, outside the loops over it, so the value that the loop on line 11 leaves in it may be used, but a lifted loop leaves no value; declare the index in the loop, such as 'for (int i = 0; ...)', or read another variable here
+// CHECK: reject-c89-declarations.c:[[@LINE-5]]:8: note: the loop sets 'i' here
+
+#pragma loopy kernel
+void global_index(int n, double *restrict y)
+{
+  for (g = 0; g < n; g++)
+    y[g] = 1.0;
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-3]]:8: error: loop index 'g' is not a local variable of the function; declare it in the loop, such as 'for (int g = 0; ...)'
+
+void scalar_read_after(int n, double *restrict y, const double *x,
+                       double *out)
+{
+  int i;
+  double t;
+#pragma loopy kernel(scalar_read_after)
+  for (i = 0; i < n; i++) {
+    t = x[i];
+    y[i] = t;
+  }
+  *out = t;
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-5]]:5: error: assignment to 't', declared outside the kernel, cannot be lifted: it is read outside the loop nest, on line [[@LINE-2]], but a kernel writes only arrays; store the value through a pointer argument
+// CHECK: reject-c89-declarations.c:[[@LINE-3]]:10: note: 't' is read here
+
+#pragma loopy kernel
+void scalar_used_after(int n, double *restrict y, const double *x)
+{
+  int i;
+  double t;
+  for (i = 0; i < n; i++) {
+    t = x[i];
+    y[i] = t;
+  }
+  y[0] = t;
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-5]]:5: error: 't' is assigned in every iteration of the loop over 'i' but not accumulated, so only the last value would remain; accumulate with '+=', '-=', '*=', max or min, or index it with 'i'
+// CHECK: reject-c89-declarations.c:[[@LINE-3]]:10: note: its value is read here, after the loop, where only the last iteration's would remain
+
+#pragma loopy kernel
+void chained_start(int n, double *restrict y)
+{
+  int i, j;
+  for (i = j = 0; i < n; i++)
+    y[i] = 1.0;
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-3]]:8: error: the loop must set its index to a start value, such as 'for (int i = 0; ...)' or 'for (i = 0; ...)'

@@ -1,0 +1,30 @@
+// RUN: not %loopy-extract %s 2>&1 | FileCheck %s
+// Every error of a nest is reported in one run: a statement that fails is
+// left out and the others are still lifted and checked, without follow-on
+// errors about what the failed one would have set ('t' below).
+
+double weight(double v);
+
+#pragma loopy kernel
+void kernel_several(int n, double A[n][n], const double *x,
+                    double *restrict y, double *restrict z, double *restrict u)
+{
+  int i, j;
+  double t;
+  for (i = 0; i < n; i++) {
+    t = weight(x[i]);
+    y[i] = 2 * t;
+    if (x[i] > 0)
+      y[i] = 0;
+    for (j = 0; j < n; j++)
+      z[i] = A[i][j];
+    u[i] = u[i + 1] + t;
+    u[i] = u[i + 1] + 1;
+  }
+}
+// CHECK: reject-several-errors.c:15:9: error: call to 'weight' cannot be lifted
+// CHECK-NOT: 't'
+// CHECK: reject-several-errors.c:17:9: error: data-dependent control flow cannot be lifted: the condition reads 'x[i]'
+// CHECK: reject-several-errors.c:20:7: error: 'z[i]' is assigned in every iteration of the loop over 'j' but not accumulated
+// CHECK: reject-several-errors.c:22:12: error: 'u[i + 1]' reads 'u' at another element than 'u[i]'
+// CHECK: 4 errors generated.
