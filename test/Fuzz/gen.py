@@ -440,7 +440,7 @@ class Gen:
         ctx.nest += 1
         # Deep nests only rarely: they are a known gap of the planner.
         body_depth = depth if ctx.nest == 1 or r.random() < 0.3 else 0
-        body = self.expr(ty, ctx, max(body_depth, 1))
+        body = self.typed(ty, self.expr(ty, ctx, max(body_depth, 1)))
         ctx.nest -= 1
         ctx.scope = ctx.scope[:-n]
         ctx.bound = ctx.bound[:-n]
@@ -538,8 +538,8 @@ def damage(rng, g, text):
     edits = [
         # (name, old, new): the first occurrence of old becomes new.
         ("oob", "[", "[1 + "),
-        ("shrink", ": in ", ": in "),
-        ("write-input", " in ", " inout "),
+        ("shrink", " + 1]", "]"),
+        ("write-input", ": out ", ": in "),
         ("out-read", ": in ", ": out "),
         ("type", "f32", "f64"),
         ("type-int", "i64", "i32"),

@@ -205,6 +205,9 @@ class Runner:
             return
         with self.lock:
             self.stats["accepted"] += 1
+            if tag not in ("valid", "bad-define"):
+                self.stats["damaged-accepted"] = \
+                    self.stats.get("damaged-accepted", 0) + 1
         if not to_cuda:
             return
         fl = ["--emit=cuda"] + dflags(defines)
@@ -245,12 +248,14 @@ class Runner:
                       extra=f"# the second run (exit status {second.rc}) "
                             f"differs: {diff}\n")
             if a.out and self.saved.get("nondeterministic", 0) <= a.keep:
+                # Both outputs whole: they may differ anywhere.
                 d = os.path.join(a.out, "nondeterministic",
                                  f"k{k:08d}-all-variants")
-                with open(os.path.join(d, "stdout.2"), "w") as f:
-                    f.write(second.out[-200000:])
-                with open(os.path.join(d, "stderr.2"), "w") as f:
-                    f.write(second.err[-200000:])
+                for name, r in (("1", first), ("2", second)):
+                    with open(os.path.join(d, "stdout." + name), "w") as f:
+                        f.write(r.out)
+                    with open(os.path.join(d, "stderr." + name), "w") as f:
+                        f.write(r.err)
 
     def summary(self, secs):
         a = self.args
@@ -297,7 +302,8 @@ def print_summary(s, allow, out=sys.stdout):
           f"{s['start'] + s['count'] - 1}, {s['seconds']} s", file=out)
     print(f"  generated {st['kernels']} ({st['valid']} meant valid); "
           f"--emit=ir accepted {st['accepted']}, rejected {st['rejected']} "
-          f"({st['valid-rejected']} of them meant valid)", file=out)
+          f"({st['valid-rejected']} of them meant valid; "
+          f"{st.get('damaged-accepted', 0)} damaged ones accepted)", file=out)
     print(f"  --emit=cuda runs {st['cuda-runs']} ({st['cuda-ok']} lowered); "
           f"determinism probes {st['det-probes']} "
           f"({st['det-skipped']} skipped: slower than the limit)", file=out)
