@@ -19,6 +19,9 @@
 #   error-without-message   exit status 1 without an 'error:' line
 #   success-with-error      exit status 0 with an 'error:' line
 #   accepted-not-lowered    accepted at --emit=ir, then --emit=cuda exits 1
+#   variant-not-lowered     --emit=cuda lowers the first variant, but
+#                           --emit=cuda --all-variants exits 1: the planner
+#                           offers a variant it cannot lower
 #   nondeterministic        two --all-variants runs gave different output
 #
 # The first four name the stage in the saved record (ir, cuda, all-variants).
@@ -59,7 +62,7 @@ import gen  # noqa: E402
 
 CLASSES = ["signal", "internal-error", "hang", "bad-status",
            "error-without-message", "success-with-error",
-           "accepted-not-lowered", "nondeterministic"]
+           "accepted-not-lowered", "variant-not-lowered", "nondeterministic"]
 ERROR_RE = re.compile(r"(^|\s)error: ", re.MULTILINE)
 
 
@@ -241,8 +244,13 @@ class Runner:
             if v:
                 self.save(v, k, "all-variants", text, fl, r)
                 return
-        if (first.rc, first.out, first.err) != (second.rc, second.out,
-                                                second.err):
+        same = (first.rc, first.out, first.err) == (second.rc, second.out,
+                                                    second.err)
+        if first.rc == 1 and same:
+            self.save("variant-not-lowered", k, "all-variants", text, fl,
+                      first)
+            return
+        if not same:
             diff = first_difference(first, second)
             self.save("nondeterministic", k, "all-variants", text, fl, first,
                       extra=f"# the second run (exit status {second.rc}) "
