@@ -105,7 +105,6 @@ class Gen:
         self.scalars = []           # (name, type)
         self.statements = []
         self.counter = {"a": 0, "y": 0, "u": 0, "s": 0}
-        self.bug = None             # the semantic damage, if any
         self.build(fixed_sizes)
 
     # Names ------------------------------------------------------------------
@@ -191,7 +190,12 @@ class Gen:
             conj = (f"{conj} and {idx} < {fmt(add(L, aff(2)))} or "
                     f"{conj} and {idx} >= {fmt(add(U, aff(-2)))}")
         tup = ", ".join(self.indices)
-        self.domain = f"{{ [{tup}] : {conj} }}" if conj else f"{{ [{tup}] }}"
+        name = "S" if r.random() < 0.03 else ""      # a tuple name, ignored
+        self.domain = f"{{ {name}[{tup}] : {conj} }}" if conj else \
+            f"{{ {name}[{tup}] }}"
+        if r.random() < 0.02:
+            # An isl comment runs to the end of the line.
+            self.domain = self.domain[:-1] + "# the points\n  }"
 
         self.defines = {}
         self.bad_defines = False

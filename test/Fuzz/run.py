@@ -145,7 +145,7 @@ class Runner:
         self.reasons = {}           # class -> normalized message -> count
         self.examples = {}          # class -> first kernel numbers
 
-    def save(self, cls, k, stage, text, flags, res, extra=""):
+    def save(self, cls, k, stage, text, flags, res, extra="", cause=None):
         a = self.args
         with self.lock:
             self.counts[cls] = self.counts.get(cls, 0) + 1
@@ -155,7 +155,7 @@ class Runner:
             if len(ex) < 10:
                 ex.append(k)
             why = self.reasons.setdefault(cls, {})
-            r = reason(res) if res is not None else "?"
+            r = cause or (reason(res) if res is not None else "?")
             why[r] = why.get(r, 0) + 1
             n = self.saved.get(cls, 0)
             if n >= a.keep or not a.out:
@@ -254,7 +254,8 @@ class Runner:
             diff = first_difference(first, second)
             self.save("nondeterministic", k, "all-variants", text, fl, first,
                       extra=f"# the second run (exit status {second.rc}) "
-                            f"differs: {diff}\n")
+                            f"differs: {diff}\n",
+                      cause=re.sub(r"\d+", "N", diff.split(":")[0]))
             if a.out and self.saved.get("nondeterministic", 0) <= a.keep:
                 # Both outputs whole: they may differ anywhere.
                 d = os.path.join(a.out, "nondeterministic",
