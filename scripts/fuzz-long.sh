@@ -18,11 +18,16 @@
 # Example: scripts/fuzz-long.sh 1000000 42 16 /tmp/fuzz42 --cuda-fraction 0.2
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-n=${1:-1000000}
-seed=${2:-1}
-jobs=${3:-$(nproc)}
-out=${4:-fuzz-out-$seed}
-shift $(( $# < 4 ? $# : 4 ))
+# The leading arguments that are not options are N, SEED, JOBS and OUT.
+pos=()
+while [ $# -gt 0 ] && [ ${#pos[@]} -lt 4 ] && [[ $1 != -* ]]; do
+  pos+=("$1")
+  shift
+done
+n=${pos[0]:-1000000}
+seed=${pos[1]:-1}
+jobs=${pos[2]:-$(nproc)}
+out=${pos[3]:-fuzz-out-$seed}
 loopyc=${LOOPYC:-$root/build/bin/loopyc}
 chunk=${CHUNK:-10000}
 mkdir -p "$out"

@@ -40,6 +40,8 @@
 #   run.py --loopyc ... --allow accepted-not-lowered,nondeterministic ...
 #   run.py --merge OUT      totals of every summary-*.json in OUT
 #   run.py --show S K       prints kernel K of seed S and its -D options
+# The ctest entry `fuzz` (test/CMakeLists.txt) is a CI-sized run; long runs
+# go through scripts/fuzz-long.sh; reduce.py shrinks a saved failure.
 #
 #===------------------------------------------------------------------------===#
 import argparse
