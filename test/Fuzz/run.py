@@ -329,7 +329,7 @@ def print_summary(s, allow, out=sys.stdout):
                            if k.split("/")[0] == c)
         note = "" if not n else \
             (" (allowed)" if c in allow else " FAIL") + f" [{stages}]" + \
-            " e.g. kernels " + " ".join(map(str, s["examples"].get(c, [])[:5]))
+            " e.g. kernels " + " ".join(map(str, sorted(s["examples"].get(c, []))[:5]))
         print(f"  {c:24s} {n}{note}", file=out)
         reasons = sorted(s.get("reasons", {}).get(c, {}).items(),
                          key=lambda kv: -kv[1])
