@@ -15,7 +15,7 @@
 #ifndef LOOPY_TUNER_TUNER_H
 #define LOOPY_TUNER_TUNER_H
 
-#include "loopy/Driver/ParallelLower.h"
+#include "loopy/CodeGen/DeviceAST.h"
 #include "loopy/Interp/HostData.h"
 #include "loopy/Interp/Work.h"
 #include "loopy/Planner/Planner.h"
@@ -45,6 +45,8 @@ struct TuneOptions {
   /// Compiled variants are cached here; empty for defaultCompileCacheDir().
   std::string CacheDir;
   PlannerOptions Planner;
+  /// Threads that lower and compile the candidates (0: one per core).
+  unsigned Jobs = 0;
   /// Testing the tuner: plant this bug (see CodeGen/Plant.h) in the
   /// variant ranked second of those timed.
   std::string Plant;
@@ -67,10 +69,9 @@ struct TuneOptions {
 
 /// One kernel to tune, at one set of sizes.
 struct TuneRequest {
+  /// The checked kernel, with the -D values fixed; lowered on every core
+  /// through copies (lowerVariants), from the thread that owns its context.
   const Kernel *K = nullptr;
-  /// The source, for lowering on every core.
-  const KernelSource *Source = nullptr;
-  size_t KernelIndex = 0;
   /// kernelHash of the kernel without -D values.
   std::string KernelHash;
   /// Every index parameter: the kernel's Fixed ones and the run values.
@@ -114,8 +115,14 @@ public:
 TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
                 gpu::GpuWorker &W);
 
-/// The key under which \p R's result is stored on \p W's GPU.
-TuningKey tuningKey(const TuneRequest &R, const gpu::DeviceInfo &Dev);
+/// The key under which \p R's result, searched under \p Planner, is stored
+/// on \p Dev.
+TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
+                    const gpu::DeviceInfo &Dev);
+
+/// The planner's options as the database keys them:
+/// "max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,min_threads=32".
+std::string plannerOptionsText(const PlannerOptions &Opts);
 
 /// The launches of \p P at \p Params: one per kernel whose grid is not
 /// empty, arguments bound by name (arrays to the buffers of that name).
