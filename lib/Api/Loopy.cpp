@@ -56,13 +56,13 @@ gpu::GpuWorker &worker() {
   static std::unique_ptr<gpu::GpuWorker> W;
   std::lock_guard<std::mutex> L(M);
   if (!W) {
-    try {
-      W = std::make_unique<gpu::GpuWorker>();
-    } catch (gpu::NoGpuError &E) {
-      throw Error(std::string("tuning needs a GPU: ") + E.what());
-    } catch (gpu::WorkerError &E) {
-      throw Error(std::string("cannot start the GPU worker: ") + E.what());
-    }
+    auto Started = gpu::startGpuWorker();
+    if (!Started)
+      throw Error((Started.failure().isInternal()
+                       ? "cannot start the GPU worker: "
+                       : "tuning needs a GPU: ") +
+                  Started.failure().Message);
+    W = std::move(*Started);
   }
   return *W;
 }
@@ -271,11 +271,12 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   TO.DbPath = S.Database;
   TO.Seed = S.Seed;
   gpu::GpuWorker &W = worker();
-  try {
-    I->Result = loopy::tune(R, TO, W);
-  } catch (std::runtime_error &E) { // TuneError, TuningDBError
-    throw Error(E.what());
-  }
+  std::ostringstream Diag;
+  DiagnosticEngine Diags(&B->source(), Diag);
+  auto Result = loopy::tune(R, TO, W, Diags);
+  if (!Result)
+    throw Error(Diag.str() + Result.failure().Message);
+  I->Result = std::move(*Result);
 
   // The winner, loaded into this process.
   device::DeviceProgram Prog =

@@ -161,41 +161,38 @@ Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
     R.KernelHash = kernelHash(**Parametric);
   }
 
-  std::unique_ptr<gpu::GpuWorker> Worker;
-  try {
-    Worker = std::make_unique<gpu::GpuWorker>();
-  } catch (gpu::NoGpuError &E) {
-    Diags.error(std::string("--tune needs a GPU: ") + E.what() +
-                "; --emit=cuda works without one, from the static ranking");
-    return Failure::user("");
-  } catch (gpu::WorkerError &E) {
-    Diags.error(std::string("--tune: ") + E.what());
+  auto Worker = gpu::startGpuWorker();
+  if (!Worker) {
+    const Failure &F = Worker.failure();
+    if (F.isInternal()) // the worker cannot start
+      Diags.error("--tune: " + F.Message);
+    else
+      Diags.error("--tune needs a GPU: " + F.Message +
+                  "; --emit=cuda works without one, from the static ranking");
     return Failure::user("");
   }
-  const gpu::DeviceInfo &Dev = Worker->device();
+  const gpu::DeviceInfo &Dev = (*Worker)->device();
   bool Failed = false;
   for (size_t KI = 0; KI < Kernels.size(); ++KI) {
     const Kernel &K = Kernels[KI];
     if (K.Stmts.empty())
       continue;
     TuneRequest &R = Requests[KI];
-    try {
-      TuneResult Res = tune(R, TO, *Worker);
-      for (const TunedVariant &V : Res.Variants)
-        if (V.Result.Status == VariantStatus::Wrong)
-          Diags.warning(K.Loc, "variant " + V.Result.Schedule + " of kernel " +
-                                   quote(K.Name) +
-                                   " computed wrong results and was not "
-                                   "chosen: " +
-                                   V.Result.Reason);
-      printResult(Out, K, R, Res, Dev, Opts, TO);
-    } catch (TuneError &E) {
-      Diags.error(K.Loc, E.what());
+    auto Res = tune(R, TO, **Worker, Diags);
+    if (!Res) {
+      if (Res.failure().isInternal())
+        return Res.takeFailure();
       Failed = true;
-    } catch (TuningDBError &E) {
-      Diags.error(E.what());
-      Failed = true;
+      continue;
     }
+    for (const TunedVariant &V : Res->Variants)
+      if (V.Result.Status == VariantStatus::Wrong)
+        Diags.warning(K.Loc, "variant " + V.Result.Schedule + " of kernel " +
+                                 quote(K.Name) +
+                                 " computed wrong results and was not "
+                                 "chosen: " +
+                                 V.Result.Reason);
+    printResult(Out, K, R, *Res, Dev, Opts, TO);
   }
   if (Failed)
     return Failure::user("");

@@ -415,4 +415,14 @@ TimeResult GpuWorker::time(const std::vector<Launch> &Launches, unsigned Warmup,
   return R;
 }
 
+Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath) {
+  try {
+    return std::make_unique<GpuWorker>(std::move(WorkerPath));
+  } catch (NoGpuError &E) {
+    return Failure::user(E.what());
+  } catch (WorkerError &E) {
+    return Failure::internal(E.what());
+  }
+}
+
 } // namespace loopy::gpu

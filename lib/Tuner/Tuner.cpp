@@ -273,8 +273,19 @@ private:
 
 } // namespace
 
-TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
-                gpu::GpuWorker &W) {
+namespace {
+
+/// Why a search found no winner. Internal to this file: tune() turns it
+/// into a diagnostic at the kernel.
+class TuneError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// tune() with its failures thrown: TuneError, TuningDBError (the
+/// database) and gpu::WorkerError (the worker).
+TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
+                  gpu::GpuWorker &W) {
   auto Start = Clock::now();
   const Kernel &K = *R.K;
   TuneResult Result;
@@ -474,6 +485,22 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
     Stored.push_back(V.Result);
   Db.store(Result.Key, Rec, Stored);
   return Result;
+}
+
+} // namespace
+
+Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
+                          gpu::GpuWorker &W, DiagnosticEngine &Diags) {
+  try {
+    return search(R, Opts, W);
+  } catch (TuneError &E) {
+    Diags.error(R.K->Loc, E.what());
+  } catch (TuningDBError &E) {
+    Diags.error(E.what());
+  } catch (gpu::WorkerError &E) {
+    return Failure::internal(E.what());
+  }
+  return Failure::user("");
 }
 
 } // namespace loopy

@@ -20,6 +20,8 @@
 #include "loopy/Interp/Work.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Runtime/GpuWorker.h"
+#include "loopy/Support/Diagnostics.h"
+#include "loopy/Support/Expected.h"
 #include "loopy/Tuner/TuningDB.h"
 
 #include <chrono>
@@ -104,16 +106,13 @@ struct TuneResult {
          TimingSeconds = 0;
 };
 
-class TuneError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-/// Tunes \p R on the GPU of \p W. Throws TuneError when no variant is
-/// both correct and runnable (nothing is stored then), TuningDBError when
-/// the database cannot be used.
-TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
-                gpu::GpuWorker &W);
+/// Tunes \p R on the GPU of \p W. Where no variant is both correct and
+/// runnable (nothing is stored then) or the database cannot be used, the
+/// error is reported on \p Diags (at the kernel, or naming the database
+/// file) and the result is a user Failure; a GPU worker that fails is an
+/// internal Failure.
+Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
+                          gpu::GpuWorker &W, DiagnosticEngine &Diags);
 
 /// The key under which \p R's result, searched under \p Planner, is stored
 /// on \p Dev.
