@@ -257,6 +257,8 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
 
   TuneRequest R;
   R.K = &K;
+  R.Source = B.get();
+  R.KernelIndex = KI;
   R.Params = I->Params;
   auto Parametric = B->parametricKernel(KI);
   if (!Parametric)

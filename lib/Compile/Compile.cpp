@@ -2,7 +2,6 @@
 #include "loopy/Compile/Compile.h"
 
 #include "loopy/Analysis/Checks.h"
-#include "loopy/Compile/CopyKernel.h"
 #include "loopy/Compile/Parallel.h"
 #include "loopy/Frontend/Parser.h"
 #include "loopy/Runtime/Nvrtc.h"
@@ -53,6 +52,24 @@ Expected<const Kernel *> CheckedSource::parametricKernel(size_t KI) {
     Parametric = std::move(Built);
   }
   return &Parametric.at(KI);
+}
+
+Expected<Kernel> CheckedSource::rebuildKernel(size_t KI, isl::ctx Ctx) const {
+  std::ostringstream Messages; // the text was checked already
+  DiagnosticEngine Diags(SM.get(), Messages);
+  std::vector<Kernel> Built;
+  try {
+    SemaOptions SO;
+    SO.Defines = Opts.Defines;
+    Built = buildKernels(Module, Ctx, *SM, Diags, SO);
+  } catch (TooManyErrors &) {
+  } catch (isl::exception &E) {
+    return Failure::internal(std::string("isl: ") + E.what());
+  }
+  if (Diags.hasErrors() || KI >= Built.size())
+    return Failure::internal("the kernel could not be rebuilt: " +
+                             Messages.str());
+  return std::move(Built[KI]);
 }
 
 Expected<std::unique_ptr<CheckedSource>>
@@ -163,20 +180,21 @@ std::string tilingKey(const Variant &V) {
   return Key;
 }
 
-/// What one lowering thread keeps: its isl context, the kernel copied into
+/// What one lowering thread keeps: its isl context, the kernel rebuilt in
 /// it, and the isl objects cached for later lowerings (which go before the
 /// context).
 struct LoweringThread {
   IslContext Isl; // first in, last out
-  Kernel K;
+  Expected<Kernel> K;
   LoweringCache Cache;
-  explicit LoweringThread(const KernelSnapshot &S) : K(S.instantiate(Isl.get())) {}
+  LoweringThread(const CheckedSource &C, size_t KI)
+      : K(C.rebuildKernel(KI, Isl.get())) {}
 };
 
 } // namespace
 
 std::vector<Expected<device::DeviceProgram>>
-lowerVariants(const Kernel &K, const std::vector<Variant> &Vs,
+lowerVariants(const CheckedSource &C, size_t KI, const std::vector<Variant> &Vs,
               const std::vector<size_t> &Pick, unsigned Threads) {
   std::vector<Expected<device::DeviceProgram>> Out;
   Out.reserve(Pick.size());
@@ -184,7 +202,7 @@ lowerVariants(const Kernel &K, const std::vector<Variant> &Vs,
     Out.emplace_back(Failure::internal("the variant was not lowered"));
   if (Pick.empty())
     return Out;
-  // Copying the kernel costs about as much as lowering a few variants.
+  // Rebuilding the kernel costs about as much as lowering a few variants.
   Threads = workerCount(Threads, (Pick.size() + 3) / 4);
   // A thread's cache serves only its own lowerings: each takes whole groups
   // of variants of one tiling, so that their nests are generated once.
@@ -199,15 +217,13 @@ lowerVariants(const Kernel &K, const std::vector<Variant> &Vs,
     for (size_t F = 0; F < Members.size(); F += Most)
       Groups.emplace_back(Members.begin() + F,
                           Members.begin() + std::min(F + Most, Members.size()));
-  KernelSnapshot Snapshot(K);
   parallelForEach(
       Groups.size(), Threads,
-      [&] {
-        return std::make_unique<LoweringThread>(Snapshot);
-      },
+      [&] { return std::make_unique<LoweringThread>(C, KI); },
       [&](LoweringThread &T, size_t G) {
         for (size_t I : Groups[G])
-          Out[I] = lowerVariant(T.K, Vs[Pick[I]], &T.Cache);
+          Out[I] = T.K ? lowerVariant(*T.K, Vs[Pick[I]], &T.Cache)
+                       : Expected<device::DeviceProgram>(T.K.failure());
       });
   return Out;
 }

@@ -139,9 +139,8 @@ std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
 
 } // namespace
 
-Status checkOpenCL(const std::vector<Kernel> &Kernels,
-                   const CompileOptions &Opts, std::ostream &OS,
-                   DiagnosticEngine &Diags) {
+Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
+                   std::ostream &OS, DiagnosticEngine &Diags) {
   std::unique_ptr<cl::Device> Dev;
   try {
     Dev = std::make_unique<cl::Device>();
@@ -154,7 +153,8 @@ Status checkOpenCL(const std::vector<Kernel> &Kernels,
   // Parameters fixed in the code (-D) are part of the kernel; the others
   // are bound per kernel below.
   unsigned Passed = 0, Failed = 0;
-  for (const Kernel &K : Kernels) {
+  for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
+    const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
     auto Given = runParams(K, Opts, "--check=opencl", Diags);
@@ -195,7 +195,7 @@ Status checkOpenCL(const std::vector<Kernel> &Kernels,
       Pick = selectVariants(K, Vs, Opts);
     }
     auto Start = std::chrono::steady_clock::now();
-    auto Lowered = lowerVariants(K, Vs, Pick, Opts.Jobs);
+    auto Lowered = lowerVariants(C, KI, Vs, Pick, Opts.Jobs);
     std::vector<Outcome> Results(Pick.size());
     // Programs are built in batches: one OpenCL program holds the kernels
     // of several variants (renamed apart), which PoCL builds in little more

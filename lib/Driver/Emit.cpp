@@ -95,7 +95,8 @@ Failure report(DiagnosticEngine &Diags, SourceRange Loc, Failure F,
 Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
                   std::ostream &OS, DiagnosticEngine &Diags) {
   unsigned Passed = 0, Failed = 0;
-  for (const Kernel &K : C.kernels()) {
+  for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
+    const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
     auto Planned = planVariants(K, Opts.Planner);
@@ -105,7 +106,7 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
     std::vector<size_t> Pick =
         sampleIndices(Vs.size(), Opts.AllVariants ? 0 : Opts.Sample);
     // Lowering and NVRTC both run on every core.
-    auto Lowered = lowerVariants(K, Vs, Pick, Opts.Jobs);
+    auto Lowered = lowerVariants(C, KI, Vs, Pick, Opts.Jobs);
     std::vector<std::string> Sources(Pick.size()), Problems(Pick.size());
     for (size_t I = 0; I < Pick.size(); ++I) {
       if (!Lowered[I])
@@ -166,13 +167,14 @@ void listVariants(const Kernel &K, const std::vector<Variant> &Vs,
 Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
                       std::ostream &OS, DiagnosticEngine &Diags) {
   if (Opts.CheckOpenCL)
-    return checkOpenCL(C.kernels(), Opts, OS, Diags);
+    return checkOpenCL(C, Opts, OS, Diags);
   if (Opts.CheckNvrtc)
     return checkNvrtc(C, Opts, OS, Diags);
   // --emit=json: every program's metadata, printed as one document.
   std::vector<Json> Programs;
   size_t Kernels = 0;
-  for (const Kernel &K : C.kernels()) {
+  for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
+    const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
     ++Kernels;
@@ -188,7 +190,7 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
       }
       // Every variant, in ranked order, each under a one-line banner.
       auto Lowered =
-          lowerVariants(K, Vs, sampleIndices(Vs.size(), 0), Opts.Jobs);
+          lowerVariants(C, KI, Vs, sampleIndices(Vs.size(), 0), Opts.Jobs);
       for (size_t I = 0; I < Vs.size(); ++I) {
         if (!Lowered[I])
           return report(Diags, {}, Lowered[I].takeFailure(),

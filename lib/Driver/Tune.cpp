@@ -146,6 +146,8 @@ Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
       return Failure::user("");
     TuneRequest &R = Requests[KI];
     R.K = &K;
+    R.Source = &C;
+    R.KernelIndex = KI;
     R.Params = *Given;
     for (auto &[Name, V] : K.Fixed)
       R.Params[Name] = V;

@@ -143,7 +143,7 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
                                         const TuneOptions &Opts,
                                         const std::string &Arch) {
   std::vector<Expected<DeviceProgram>> Lowered =
-      lowerVariants(*R.K, Vs, Pick, Opts.Jobs);
+      lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
   for (size_t I = 0; I < Pick.size(); ++I) {
     if (!Lowered[I]) {

@@ -7,6 +7,8 @@
 //   source text --checkSource--> CheckedSource (checked Kernel IR)
 //     --planVariants / chooseVariant--> Variant(s)
 //     --lowerVariant / lowerVariants--> device::DeviceProgram(s)
+//       (lowerVariants on several threads, each with the kernel rebuilt in
+//        its own isl context from the parse tree: rebuildKernel)
 //     --printProgram (CodeGen), compileVariant--> CUDA / OpenCL text, CUBIN or PTX
 //
 // Each step returns Expected<T>. User errors with a place in the source are
@@ -65,6 +67,14 @@ public:
   /// object as kernels()[KI] where nothing is fixed. Built on first use.
   Expected<const Kernel *> parametricKernel(size_t KI);
 
+  /// Kernel number \p KI built again, in the isl context \p Ctx of another
+  /// thread, from the parse tree (which is only read: any number of threads
+  /// may do this at once): Sema makes the same sets in the same form as
+  /// the first time, so lowering the rebuilt kernel prints the same code.
+  /// Nothing is parsed or checked again. An internal Failure if the
+  /// rebuild reports errors, which the first build did not.
+  Expected<Kernel> rebuildKernel(size_t KI, isl::ctx Ctx) const;
+
 private:
   friend Expected<std::unique_ptr<CheckedSource>>
   checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
@@ -112,13 +122,13 @@ Expected<Variant> chooseVariant(const Kernel &K,
 Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
                                              LoweringCache *Cache = nullptr);
 
-/// Lowers the variants \p Vs[Pick[I]] of \p K on up to \p Threads threads
-/// (0: one per core); result I belongs to Pick[I]. Each thread lowers a
-/// copy of \p K in an isl context of its own (copyKernel), and takes whole
-/// groups of variants that map their outputs alike, so that their loop
-/// nests are generated once. Called on the thread that owns \p K's context.
+/// Lowers the variants \p Vs[Pick[I]] of kernel number \p KI of \p C on up
+/// to \p Threads threads (0: one per core); result I belongs to Pick[I].
+/// Each thread lowers its own copy of the kernel, in an isl context of its
+/// own (rebuildKernel), and takes whole groups of variants that map their
+/// outputs alike, so that their loop nests are generated once.
 std::vector<Expected<device::DeviceProgram>>
-lowerVariants(const Kernel &K, const std::vector<Variant> &Vs,
+lowerVariants(const CheckedSource &C, size_t KI, const std::vector<Variant> &Vs,
               const std::vector<size_t> &Pick, unsigned Threads = 0);
 
 /// \p Cuda compiled by NVRTC for \p Arch: CUBIN with \p Cubin, else PTX.

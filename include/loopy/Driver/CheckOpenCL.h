@@ -9,6 +9,7 @@
 #ifndef LOOPY_DRIVER_CHECKOPENCL_H
 #define LOOPY_DRIVER_CHECKOPENCL_H
 
+#include "loopy/Compile/Compile.h"
 #include "loopy/Driver/Driver.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Support/Diagnostics.h"
@@ -20,9 +21,8 @@ namespace loopy {
 
 /// Succeeds if every variant passed; a user Failure, already reported,
 /// otherwise.
-Status checkOpenCL(const std::vector<Kernel> &Kernels,
-                   const CompileOptions &Opts, std::ostream &OS,
-                   DiagnosticEngine &Diags);
+Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
+                   std::ostream &OS, DiagnosticEngine &Diags);
 
 /// Positions of the variants a check runs: the one --variant names, all of
 /// them with --all-variants, else up to \p Opts.Sample of them: the first

@@ -16,6 +16,7 @@
 #define LOOPY_TUNER_TUNER_H
 
 #include "loopy/CodeGen/DeviceAST.h"
+#include "loopy/Compile/Compile.h"
 #include "loopy/Interp/HostData.h"
 #include "loopy/Interp/Work.h"
 #include "loopy/Planner/Planner.h"
@@ -71,9 +72,11 @@ struct TuneOptions {
 
 /// One kernel to tune, at one set of sizes.
 struct TuneRequest {
-  /// The checked kernel, with the -D values fixed; lowered on every core
-  /// through copies (lowerVariants), from the thread that owns its context.
+  /// The checked kernel, with the -D values fixed: kernel number
+  /// KernelIndex of Source, which lowers it on every core (lowerVariants).
   const Kernel *K = nullptr;
+  const CheckedSource *Source = nullptr;
+  size_t KernelIndex = 0;
   /// kernelHash of the kernel without -D values.
   std::string KernelHash;
   /// Every index parameter: the kernel's Fixed ones and the run values.
