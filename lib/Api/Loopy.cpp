@@ -14,7 +14,6 @@
 #include "loopy/Compile/LaunchArgs.h"
 #include "loopy/Interp/HostData.h"
 #include "loopy/Runtime/Cuda.h"
-#include "loopy/Runtime/Nvrtc.h"
 #include "loopy/Tuner/KernelHash.h"
 #include "loopy/Tuner/Tuner.h"
 
@@ -283,14 +282,14 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   // The winner, loaded into this process.
   device::DeviceProgram Prog =
       lowerVariant(K, P->Planner, I->Result.Winner.Schedule);
-  NvrtcResult C =
-      compileCuda(I->Result.Winner.CudaSource, K.Name + ".cu", W.device().arch(), true);
-  if (!C.Ok)
+  auto Cubin = compileVariant(I->Result.Winner.CudaSource, K.Name + ".cu",
+                              W.device().arch(), true);
+  if (!Cubin)
     throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) + ":\n" +
-                C.Log);
+                Cubin.failure().Message);
   try {
     I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
-    I->Module = std::make_unique<cuda::Module>(C.Output);
+    I->Module = std::make_unique<cuda::Module>(*Cubin);
     for (device::DeviceKernel &DK : Prog.Kernels) {
       I->Grids.push_back(launchGrid(B->ctx(), DK, I->Params));
       I->Functions.push_back(I->Module->function(DK.Name));
