@@ -11,6 +11,7 @@
 //   loopy-bench [--only=NAME[,NAME...]] [--quick] [--db=PATH] [--budget=N] OUTDIR
 //
 //===----------------------------------------------------------------------===//
+#include "loopy/Driver/Json.h"
 #include "loopy/Runtime/Cuda.h"
 #include "loopy/loopy.h"
 
@@ -535,29 +536,33 @@ int main(int argc, char **argv) {
     std::time_t Now = std::time(nullptr);
     char Date[32];
     std::strftime(Date, sizeof Date, "%Y-%m-%d %H:%M UTC", std::gmtime(&Now));
-    std::ofstream J(Out + "/results.json");
-    J << "{\n  \"device\": \"" << Dev.name() << "\",\n  \"date\": \"" << Date
-      << "\",\n  \"commit\": \"" << LOOPY_COMMIT << "\",\n"
-      << "  \"copy_bandwidth_gbs\": " << Copy / 1e9 << ",\n  \"results\": [";
-    for (size_t I = 0; I < Rows.size(); ++I) {
-      const Row &R = Rows[I];
-      J << (I ? "," : "") << "\n    {\"kernel\": \"" << R.Name
-        << "\", \"size\": \"" << R.Size << "\", \"reference\": \""
-        << R.Reference << "\", \"loopy_ms\": " << R.Loopy * 1e3
-        << ", \"reference_ms\": " << R.Ref * 1e3 << ", \"ratio\": "
-        << (R.Loopy > 0 ? R.Ref / R.Loopy : 0)
-        << ", \"gflops\": " << (R.Loopy > 0 ? R.Flops / R.Loopy / 1e9 : 0)
-        << ", \"gbs\": " << (R.Loopy > 0 ? R.Bytes / R.Loopy / 1e9 : 0)
-        << ", \"copy_fraction\": "
-        << (R.Loopy > 0 ? R.Bytes / R.Loopy / Copy : 0)
-        << ", \"tuning_s\": " << R.TuningSeconds << ", \"this_run_tune_call_s\": "
-        << R.LookupSeconds << ", \"from_database\": "
-        << (R.FromDatabase ? "true" : "false") << ", \"max_error\": "
-        << (std::isfinite(R.MaxError) ? R.MaxError : -1) << ", \"ok\": "
-        << (R.Ok ? "true" : "false") << ", \"schedule\": \"" << R.Schedule
-        << "\"}";
+    loopy::Json Results = loopy::Json::array();
+    for (const Row &R : Rows) {
+      auto Rate = [&](double V) { return R.Loopy > 0 ? V / R.Loopy : 0; };
+      Results.push_back(loopy::Json{
+          {"kernel", R.Name},
+          {"size", R.Size},
+          {"reference", R.Reference},
+          {"loopy_ms", R.Loopy * 1e3},
+          {"reference_ms", R.Ref * 1e3},
+          {"ratio", Rate(R.Ref)},
+          {"gflops", Rate(R.Flops) / 1e9},
+          {"gbs", Rate(R.Bytes) / 1e9},
+          {"copy_fraction", Rate(R.Bytes) / Copy},
+          {"tuning_s", R.TuningSeconds},
+          {"this_run_tune_call_s", R.LookupSeconds},
+          {"from_database", R.FromDatabase},
+          {"max_error", std::isfinite(R.MaxError) ? R.MaxError : -1},
+          {"ok", R.Ok},
+          {"schedule", R.Schedule}});
     }
-    J << "\n  ]\n}\n";
+    loopy::Json Doc{{"device", Dev.name()},
+                    {"date", Date},
+                    {"commit", LOOPY_COMMIT},
+                    {"copy_bandwidth_gbs", Copy / 1e9},
+                    {"results", std::move(Results)}};
+    std::ofstream J(Out + "/results.json");
+    J << loopy::printJson(Doc) << "\n";
     writeSvg(Out + "/chart.svg", Rows,
              "loopy vs cuBLAS on " + Dev.name() + ", " + Date + ", commit " +
                  LOOPY_COMMIT);

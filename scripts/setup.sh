@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ make xz-utils python3 libcxxopts-dev
+packages=(cmake ninja-build g++ make xz-utils python3 libcxxopts-dev nlohmann-json3-dev
           libsqlite3-dev libgtest-dev llvm-14-tools libclang-14-dev llvm-14-dev
           pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)
 missing=()

@@ -17,6 +17,8 @@
 #ifndef LOOPY_LOOPY_H
 #define LOOPY_LOOPY_H
 
+#include "loopy/Planner/Planner.h" // PlannerOptions
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -112,6 +114,12 @@ public:
   /// Gives index parameter \p Param the value \p Value for tuning and
   /// launching, as a kernel argument (loopyc's --param).
   Kernel &set(const std::string &Param, long Value);
+
+  /// The planner's constraints for the variants listed, emitted and tuned
+  /// (loopyc's --min-threads, --min-blocks, --max-shared). Tuning results
+  /// are kept per set of options: other options are another search.
+  Kernel &planner(const PlannerOptions &Opts);
+  const PlannerOptions &plannerOptions() const;
 
   std::vector<VariantInfo> variants() const;
   /// The CUDA source of the variant \p Schedule (a schedule string or a

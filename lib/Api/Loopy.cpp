@@ -1,24 +1,19 @@
 //===- Loopy.cpp - Run-time code generation from C++ ----------------------===//
 //
-// Every operation rebuilds the kernel from its source text in an isl
-// context of its own: isl objects belong to one context and one thread, a
-// kernel is small, and so handles are cheap to copy and safe to use from
-// several threads.
+// Every operation checks the kernel's source text again through the compile
+// entry (Compile/Compile.h), in an isl context of its own: isl objects
+// belong to one context and one thread, a kernel is small, and so handles
+// are cheap to copy and safe to use from several threads.
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/loopy.h"
 
-#include "loopy/Analysis/Checks.h"
 #include "loopy/CodeGen/Launch.h"
-#include "loopy/CodeGen/Lower.h"
 #include "loopy/CodeGen/Printer.h"
-#include "loopy/Frontend/Parser.h"
+#include "loopy/Compile/Compile.h"
+#include "loopy/Compile/LaunchArgs.h"
 #include "loopy/Interp/HostData.h"
-#include "loopy/Planner/Planner.h"
 #include "loopy/Runtime/Cuda.h"
-#include "loopy/Runtime/Nvrtc.h"
-#include "loopy/Sema/Sema.h"
-#include "loopy/Support/Isl.h"
 #include "loopy/Tuner/KernelHash.h"
 #include "loopy/Tuner/Tuner.h"
 
@@ -32,42 +27,26 @@ namespace loopy::api {
 
 namespace {
 
-/// A kernel built from its source with the fixed values as constants.
-struct Built {
-  IslContext Isl;
-  std::unique_ptr<SourceManager> SM;
-  ast::Module M;
-  std::vector<loopy::Kernel> Kernels;
-  SemaOptions SO;
-};
-
-/// Parses and checks \p Text; throws Error with the diagnostics.
-std::unique_ptr<Built> build(const std::string &Name, const std::string &Text,
-                             const std::map<std::string, long> &Fixed) {
-  auto B = std::make_unique<Built>();
-  B->SM = std::make_unique<SourceManager>(Name, Text);
+/// Checks \p Text with the fixed values \p Fixed as constants; throws Error
+/// with the diagnostics.
+std::unique_ptr<CheckedSource> build(const std::string &Name,
+                                     const std::string &Text,
+                                     const std::map<std::string, long> &Fixed) {
+  auto SM = std::make_shared<SourceManager>(Name, Text);
   std::ostringstream Diag;
-  DiagnosticEngine Diags(B->SM.get(), Diag);
-  B->SO.Defines = Fixed;
-  try {
-    B->M = parseModule(*B->SM, Diags);
-    if (!Diags.hasErrors()) {
-      B->Kernels = buildKernels(B->M, B->Isl.get(), *B->SM, Diags, B->SO);
-      for (const loopy::Kernel &K : B->Kernels)
-        checkKernel(K, Diags);
-    }
-  } catch (TooManyErrors &) {
-  }
-  if (Diags.hasErrors())
-    throw Error(Diag.str());
-  return B;
+  DiagnosticEngine Diags(SM.get(), Diag);
+  CheckOptions Opts;
+  Opts.Defines = Fixed;
+  auto C = checkSource(SM, Opts, Diags);
+  if (!C)
+    throw Error(Diag.str() + C.failure().Message);
+  return std::move(*C);
 }
 
-size_t kernelIndex(const Built &B, const std::string &Name) {
-  for (size_t I = 0; I < B.Kernels.size(); ++I)
-    if (B.Kernels[I].Name == Name)
-      return I;
-  throw Error("no kernel " + quote(Name) + " in " + quote(B.SM->name()));
+size_t kernelIndex(const CheckedSource &C, const std::string &Name) {
+  if (auto I = C.findKernel(Name))
+    return *I;
+  throw Error("no kernel " + quote(Name) + " in " + quote(C.source().name()));
 }
 
 /// One GPU worker per process, started on first use.
@@ -76,13 +55,13 @@ gpu::GpuWorker &worker() {
   static std::unique_ptr<gpu::GpuWorker> W;
   std::lock_guard<std::mutex> L(M);
   if (!W) {
-    try {
-      W = std::make_unique<gpu::GpuWorker>();
-    } catch (gpu::NoGpuError &E) {
-      throw Error(std::string("tuning needs a GPU: ") + E.what());
-    } catch (gpu::WorkerError &E) {
-      throw Error(std::string("cannot start the GPU worker: ") + E.what());
-    }
+    auto Started = gpu::startGpuWorker();
+    if (!Started)
+      throw Error((Started.failure().isInternal()
+                       ? "cannot start the GPU worker: "
+                       : "tuning needs a GPU: ") +
+                  Started.failure().Message);
+    W = std::move(*Started);
   }
   return *W;
 }
@@ -100,6 +79,7 @@ struct Kernel::Impl {
   std::shared_ptr<const Source::Impl> Src;
   std::string Name;
   std::map<std::string, long> Fixed, Run;
+  PlannerOptions Planner;
 };
 
 struct TunedKernel::Impl {
@@ -123,7 +103,7 @@ Source Source::fromString(const std::string &Text, const std::string &Name) {
   auto I = std::make_shared<Impl>();
   I->Name = Name;
   I->Text = Text;
-  for (const loopy::Kernel &K : B->Kernels) {
+  for (const loopy::Kernel &K : B->kernels()) {
     I->Kernels.push_back(K.Name);
     I->Params[K.Name] = K.ParamNames;
   }
@@ -200,18 +180,26 @@ Kernel &Kernel::set(const std::string &Param, long Value) {
   return *this;
 }
 
-static std::vector<Variant> planned(const loopy::Kernel &K) {
-  std::string Error;
-  std::vector<Variant> Vs = planKernel(K, PlannerOptions(), Error);
-  if (Vs.empty())
-    throw api::Error("cannot schedule kernel " + quote(K.Name) + ": " + Error);
-  return Vs;
+Kernel &Kernel::planner(const PlannerOptions &Opts) {
+  P->Planner = Opts;
+  return *this;
+}
+
+const PlannerOptions &Kernel::plannerOptions() const { return P->Planner; }
+
+static std::vector<Variant> planned(const loopy::Kernel &K,
+                                    const PlannerOptions &Opts) {
+  auto Vs = planVariants(K, Opts);
+  if (!Vs)
+    throw api::Error(Vs.failure().Message);
+  return std::move(*Vs);
 }
 
 std::vector<VariantInfo> Kernel::variants() const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   std::vector<VariantInfo> R;
-  for (const Variant &V : planned(B->Kernels[kernelIndex(*B, P->Name)])) {
+  for (const Variant &V :
+       planned(B->kernels()[kernelIndex(*B, P->Name)], P->Planner)) {
     VariantInfo I;
     I.Schedule = V.Name;
     I.StaticCost = V.Cost;
@@ -228,15 +216,15 @@ std::vector<VariantInfo> Kernel::variants() const {
 /// Lowers the variant \p Schedule (a schedule string or a rank; the best
 /// ranked if empty) of \p K.
 static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
+                                          const PlannerOptions &Opts,
                                           const std::string &Schedule) {
-  std::vector<Variant> Vs = planned(K);
-  std::string Err;
-  std::optional<Variant> V =
-      Schedule.empty() ? std::optional<Variant>(Vs.front())
-                       : findVariant(K, Vs, Schedule, Err);
+  std::vector<Variant> Vs;
+  if (!namesSchedule(Schedule))
+    Vs = planned(K, Opts);
+  auto V = chooseVariant(K, Vs, Schedule);
   if (!V)
-    throw Error("variant " + quote(Schedule) + ": " + Err);
-  auto Prog = lowerKernel(K, V->Schedules);
+    throw Error("variant " + quote(Schedule) + ": " + V.failure().Message);
+  auto Prog = loopy::lowerVariant(K, *V);
   if (!Prog)
     throw Error("cannot lower variant " + quote(V->Name) + ": " +
                 Prog.failure().Message);
@@ -245,14 +233,15 @@ static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
 
 std::string Kernel::cuda(const std::string &Schedule) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
-  return printProgram(lowerVariant(B->Kernels[kernelIndex(*B, P->Name)], Schedule),
-                      Dialect::CUDA);
+  return printProgram(
+      lowerVariant(B->kernels()[kernelIndex(*B, P->Name)], P->Planner, Schedule),
+      Dialect::CUDA);
 }
 
 TunedKernel Kernel::tune(const TuneSettings &S) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   size_t KI = kernelIndex(*B, P->Name);
-  const loopy::Kernel &K = B->Kernels[KI];
+  const loopy::Kernel &K = B->kernels()[KI];
   std::string Missing;
   for (const std::string &Name : K.ParamNames)
     if (!P->Fixed.count(Name) && !P->Run.count(Name))
@@ -265,38 +254,44 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   for (auto &[Name, V] : P->Fixed)
     I->Params[Name] = V;
 
-  KernelSource Src{P->Src->Name, P->Src->Text, B->SO};
   TuneRequest R;
   R.K = &K;
-  R.Source = &Src;
+  R.Source = B.get();
   R.KernelIndex = KI;
   R.Params = I->Params;
-  R.KernelHash = kernelHashes(B->M, B->Isl.get(), *B->SM).at(K.Name);
+  auto Parametric = B->parametricKernel(KI);
+  if (!Parametric)
+    throw Error("cannot tune kernel " + quote(K.Name) + ": " +
+                Parametric.failure().Message);
+  R.KernelHash = kernelHash(**Parametric);
   TuneOptions TO;
+  TO.Planner = P->Planner;
   TO.Budget = S.Budget;
   TO.Exhaustive = S.Exhaustive;
   TO.Retune = S.Retune;
   TO.DbPath = S.Database;
   TO.Seed = S.Seed;
   gpu::GpuWorker &W = worker();
-  try {
-    I->Result = loopy::tune(R, TO, W);
-  } catch (std::runtime_error &E) { // TuneError, TuningDBError
-    throw Error(E.what());
-  }
+  std::ostringstream Diag;
+  DiagnosticEngine Diags(&B->source(), Diag);
+  auto Result = loopy::tune(R, TO, W, Diags);
+  if (!Result)
+    throw Error(Diag.str() + Result.failure().Message);
+  I->Result = std::move(*Result);
 
   // The winner, loaded into this process.
-  device::DeviceProgram Prog = lowerVariant(K, I->Result.Winner.Schedule);
-  NvrtcResult C =
-      compileCuda(I->Result.Winner.CudaSource, K.Name + ".cu", W.device().arch(), true);
-  if (!C.Ok)
+  device::DeviceProgram Prog =
+      lowerVariant(K, P->Planner, I->Result.Winner.Schedule);
+  auto Cubin = compileVariant(I->Result.Winner.CudaSource, K.Name + ".cu",
+                              W.device().arch(), true);
+  if (!Cubin)
     throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) + ":\n" +
-                C.Log);
+                Cubin.failure().Message);
   try {
     I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
-    I->Module = std::make_unique<cuda::Module>(C.Output);
+    I->Module = std::make_unique<cuda::Module>(*Cubin);
     for (device::DeviceKernel &DK : Prog.Kernels) {
-      I->Grids.push_back(launchGrid(B->Isl.get(), DK, I->Params));
+      I->Grids.push_back(launchGrid(B->ctx(), DK, I->Params));
       I->Functions.push_back(I->Module->function(DK.Name));
       if (DK.DynamicShared)
         I->Functions.back().setMaxDynamicShared(static_cast<int>(DK.DynamicShared));
@@ -344,45 +339,35 @@ void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
     const std::array<long, 3> &G = P->Grids[KI];
     if (G[0] == 0 || G[1] == 0 || G[2] == 0)
       continue;
-    // Every argument's bytes, 8 each at most.
-    std::vector<std::array<unsigned char, 8>> Storage(DK.Params.size());
+    std::map<std::string, HostScalar> Values;
+    for (const auto &[Name, V] : Scalars)
+      Values[Name] = HostScalar{DType::F64, V, static_cast<int64_t>(V)};
+    auto Bound = bindLaunchArgs(DK, P->Params, Values);
+    if (!Bound)
+      throw Error(Bound.failure().Message);
+    // Arrays by their device pointers; values by their bytes.
+    std::vector<CUdeviceptr> Pointers(Bound->size());
     std::vector<void *> Args;
-    for (size_t A = 0; A < DK.Params.size(); ++A) {
-      const device::KernelParam &KP = DK.Params[A];
-      unsigned char *Slot = Storage[A].data();
-      auto Put = [&](auto V) { std::memcpy(Slot, &V, sizeof V); };
-      switch (KP.K) {
-      case device::KernelParam::Kind::Index:
-        Put(static_cast<int64_t>(P->Params.at(KP.Name)));
-        break;
-      case device::KernelParam::Kind::Scalar: {
-        auto It = Scalars.find(KP.Name);
-        if (It == Scalars.end())
-          throw Error("launch of " + quote(DK.Name) + ": no value for scalar " +
-                      quote(KP.Name));
-        std::vector<unsigned char> B = scalarArgBytes(
-            KP.Type, It->second, static_cast<int64_t>(It->second));
-        std::memcpy(Slot, B.data(), B.size());
-        break;
+    for (size_t A = 0; A < Bound->size(); ++A) {
+      LaunchArg &LA = (*Bound)[A];
+      if (!LA.isArray()) {
+        Args.push_back(LA.Bytes.data());
+        continue;
       }
-      case device::KernelParam::Kind::InArray:
-      case device::KernelParam::Kind::OutArray: {
-        auto It = Arrays.find(KP.Name);
-        if (It == Arrays.end())
-          throw Error("launch of " + quote(DK.Name) + ": no buffer for array " +
-                      quote(KP.Name));
-        for (const auto &[Name, Bytes] : DK.Aligned)
-          if (Name == KP.Name && It->second % Bytes != 0)
-            throw Error("launch of " + quote(DK.Name) + ": array " +
-                        quote(KP.Name) + " is not " + std::to_string(Bytes) +
-                        "-byte aligned, and the tuned variant reads it in " +
-                        std::to_string(Bytes) +
-                        "-byte vectors (memory from cuMemAlloc always is)");
-        Put(static_cast<CUdeviceptr>(It->second));
-        break;
-      }
-      }
-      Args.push_back(Slot);
+      const std::string &Name = LA.Param->Name;
+      auto It = Arrays.find(Name);
+      if (It == Arrays.end())
+        throw Error("launch of " + quote(DK.Name) + ": no buffer for array " +
+                    quote(Name));
+      for (const auto &[Aligned, Bytes] : DK.Aligned)
+        if (Aligned == Name && It->second % Bytes != 0)
+          throw Error("launch of " + quote(DK.Name) + ": array " +
+                      quote(Name) + " is not " + std::to_string(Bytes) +
+                      "-byte aligned, and the tuned variant reads it in " +
+                      std::to_string(Bytes) +
+                      "-byte vectors (memory from cuMemAlloc always is)");
+      Pointers[A] = static_cast<CUdeviceptr>(It->second);
+      Args.push_back(&Pointers[A]);
     }
     unsigned Grid[3], Block[3];
     for (int D = 0; D < 3; ++D) {

@@ -5,6 +5,8 @@
 
 #include "loopy/CodeGen/Plant.h"
 #include "loopy/CodeGen/Printer.h"
+#include "loopy/Compile/Compile.h"
+#include "loopy/Compile/Parallel.h"
 #include "loopy/Driver/RunOpenCL.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
@@ -13,14 +15,12 @@
 #include "loopy/Support/Isl.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
-#include <thread>
 
 namespace loopy {
 
@@ -139,54 +139,50 @@ std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
 
 } // namespace
 
-int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
-                const CompileOptions &Opts, std::ostream &OS,
-                DiagnosticEngine &Diags) {
+Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
+                   std::ostream &OS, DiagnosticEngine &Diags) {
   std::unique_ptr<cl::Device> Dev;
   try {
     Dev = std::make_unique<cl::Device>();
   } catch (cl::OpenCLError &E) {
     Diags.error(std::string("--check=opencl: ") + E.what());
-    return 1;
+    return Failure::user("");
   }
   OS << "# OpenCL device: " << Dev->description() << "\n";
   OS << "# seed " << Opts.Seed << "\n";
   // Parameters fixed in the code (-D) are part of the kernel; the others
   // are bound per kernel below.
-  PlannerOptions PO;
-  PO.MinThreads = Opts.MinThreads;
-  PO.MinBlocks = Opts.MinBlocks;
-  PO.MaxSharedBytes = Opts.MaxSharedBytes;
   unsigned Passed = 0, Failed = 0;
-  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
-    const Kernel &K = Kernels[KI];
+  for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
+    const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
     auto Given = runParams(K, Opts, "--check=opencl", Diags);
     if (!Given)
-      return 1;
+      return Failure::user("");
     ParamValues Params = *Given;
     std::string Error;
     auto Data = makeHostData(K, Params, Error);
     if (!Data) {
       Diags.error(K.Loc, "cannot run kernel " + quote(K.Name) + ": " + Error);
-      return 1;
+      return Failure::user("");
     }
     fillRandom(K, *Data, Opts.Seed);
     HostData Reference = *Data;
     interpret(K, Reference);
 
-    std::vector<Variant> Vs = planKernel(K, PO, Error);
-    if (Vs.empty()) {
-      Diags.error(K.Loc, "cannot schedule kernel " + quote(K.Name) + ": " + Error);
-      return 1;
+    auto Planned = planVariants(K, Opts.Planner);
+    if (!Planned) {
+      Diags.error(K.Loc, Planned.failure().Message);
+      return Failure::user("");
     }
+    std::vector<Variant> Vs = std::move(*Planned);
     std::vector<size_t> Pick;
     if (!Opts.Variant.empty()) {
-      auto V = findVariant(K, Vs, Opts.Variant, Error);
+      auto V = chooseVariant(K, Vs, Opts.Variant);
       if (!V) {
-        Diags.error("--variant=" + Opts.Variant + ": " + Error);
-        return 1;
+        Diags.error("--variant=" + Opts.Variant + ": " + V.failure().Message);
+        return Failure::user("");
       }
       for (size_t I = 0; I < Vs.size(); ++I)
         if (Vs[I].Name == V->Name)
@@ -199,7 +195,7 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
       Pick = selectVariants(K, Vs, Opts);
     }
     auto Start = std::chrono::steady_clock::now();
-    std::vector<LoweredVariant> Lowered = lowerInParallel(Src, KI, Vs, Pick);
+    auto Lowered = lowerVariants(C, KI, Vs, Pick, Opts.Jobs);
     std::vector<Outcome> Results(Pick.size());
     // Programs are built in batches: one OpenCL program holds the kernels
     // of several variants (renamed apart), which PoCL builds in little more
@@ -208,11 +204,11 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
     std::vector<std::vector<size_t>> Batches(1);
     for (size_t I = 0; I < Pick.size(); ++I) {
       Outcome &O = Results[I];
-      if (!Lowered[I].Program) {
-        O.Line = "lowering failed: " + Lowered[I].Error;
+      if (!Lowered[I]) {
+        O.Line = "lowering failed: " + Lowered[I].failure().Message;
         continue;
       }
-      DeviceProgram &P = *Lowered[I].Program;
+      DeviceProgram &P = *Lowered[I];
       if (!Opts.Plant.empty() && !plantBug(P, Opts.Plant)) {
         O.Ok = true;
         O.Line = "nothing to plant " + Opts.Plant + " in";
@@ -224,49 +220,47 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
         Batches.emplace_back();
       Batches.back().push_back(I);
     }
-    std::atomic<size_t> Next = 0;
     Runner R(K, *Dev, *Data, Reference);
-    auto Work = [&] {
-      IslContext Isl; // grid evaluation, per thread
+    // Each thread evaluates grids in an isl context of its own.
+    auto MakeIsl = [] { return std::make_unique<IslContext>(); };
+    auto Work = [&](IslContext &Isl, size_t B) {
       auto Build = [&](const std::vector<size_t> &Members) {
         std::string Source = printPrelude(Dialect::OpenCL);
         for (size_t I : Members)
-          Source += printKernels(*Lowered[I].Program, Dialect::OpenCL);
+          Source += printKernels(*Lowered[I], Dialect::OpenCL);
         // The check is about results, not speed: unoptimised code builds
         // four times faster on PoCL.
         return Dev->build(Source, "-w -cl-opt-disable");
       };
       auto RunOne = [&](size_t I, const cl::Program &Prog) {
         try {
-          Results[I].Line = R.run(*Lowered[I].Program, Prog, Isl.get());
+          Results[I].Line = R.run(*Lowered[I], Prog, Isl.get());
           Results[I].Ok = true;
         } catch (std::exception &E) {
           Results[I].Line = E.what();
         }
       };
-      for (size_t B; (B = Next++) < Batches.size();) {
-        const std::vector<size_t> &Members = Batches[B];
-        if (Members.empty())
+      const std::vector<size_t> &Members = Batches[B];
+      if (Members.empty())
+        return;
+      std::optional<cl::Program> Prog;
+      try {
+        Prog.emplace(Build(Members));
+      } catch (cl::OpenCLError &) {
+      }
+      for (size_t I : Members) {
+        if (Prog) {
+          RunOne(I, *Prog);
           continue;
-        std::optional<cl::Program> Prog;
-        try {
-          Prog.emplace(Build(Members));
-        } catch (cl::OpenCLError &) {
         }
-        for (size_t I : Members) {
-          if (Prog) {
-            RunOne(I, *Prog);
-            continue;
-          }
-          try {
-            RunOne(I, Build({I}));
-          } catch (cl::OpenCLError &E) {
-            Results[I].Line = E.what();
-          }
+        try {
+          RunOne(I, Build({I}));
+        } catch (cl::OpenCLError &E) {
+          Results[I].Line = E.what();
         }
       }
     };
-    runOnWorkers(0, Work);
+    parallelForEach(Batches.size(), Opts.Jobs, MakeIsl, Work);
     unsigned KP = 0;
     for (size_t I = 0; I < Pick.size(); ++I) {
       const Outcome &O = Results[I];
@@ -288,7 +282,9 @@ int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
     Failed += Pick.size() - KP;
   }
   OS << Passed << " passed, " << Failed << " failed\n";
-  return Failed ? 1 : 0;
+  if (Failed)
+    return Failure::user("");
+  return success();
 }
 
 } // namespace loopy

@@ -2,9 +2,11 @@
 #include "loopy/Driver/RunOpenCL.h"
 
 #include "loopy/CodeGen/Launch.h"
+#include "loopy/Compile/LaunchArgs.h"
 
 #include <array>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,22 +27,13 @@ void runOnOpenCL(const cl::Device &Dev, const cl::Program &Prog,
     std::array<long, 3> Grid = launchGrid(Ctx, DK, Data.Params);
     if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
       continue;
+    auto Bound = bindLaunchArgs(DK, Data.Params, Data.Scalars);
+    if (!Bound)
+      throw std::invalid_argument(Bound.failure().Message);
     std::vector<cl::Arg> Args;
-    for (const KernelParam &KP : DK.Params) {
-      switch (KP.K) {
-      case KernelParam::Kind::Index:
-        Args.push_back(cl::Arg::value<int64_t>(Data.Params.at(KP.Name)));
-        break;
-      case KernelParam::Kind::Scalar:
-        Args.push_back({nullptr, scalarArgBytes(KP.Type, Data.Scalars.at(KP.Name).Float,
-                                                Data.Scalars.at(KP.Name).Int)});
-        break;
-      case KernelParam::Kind::InArray:
-      case KernelParam::Kind::OutArray:
-        Args.push_back(cl::Arg::buffer(Bufs.at(KP.Name)));
-        break;
-      }
-    }
+    for (LaunchArg &A : *Bound)
+      Args.push_back(A.isArray() ? cl::Arg::buffer(Bufs.at(A.Param->Name))
+                                 : cl::Arg{nullptr, std::move(A.Bytes)});
     size_t Groups[3], Local[3];
     for (int A = 0; A < 3; ++A) {
       Groups[A] = Grid[A];

@@ -120,19 +120,18 @@ static void printResult(std::ostream &OS, const Kernel &K,
   OS << W.CudaSource;
 }
 
-int tuneKernels(const ast::Module &M, const std::vector<Kernel> &Kernels,
-                const KernelSource &Src, const SourceManager &SM,
-                const CompileOptions &Opts, isl::ctx Ctx, std::ostream &Out,
-                std::ostream &Err, DiagnosticEngine &Diags) {
+Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
+                   std::ostream &Out, std::ostream &Err,
+                   DiagnosticEngine &Diags) {
+  const std::vector<Kernel> &Kernels = C.kernels();
   TuneOptions TO;
   TO.Budget = Opts.Budget;
   TO.Exhaustive = Opts.Exhaustive;
   TO.Retune = Opts.Retune;
   TO.Seed = Opts.Seed;
   TO.DbPath = Opts.Db;
-  TO.Planner.MinThreads = Opts.MinThreads;
-  TO.Planner.MinBlocks = Opts.MinBlocks;
-  TO.Planner.MaxSharedBytes = Opts.MaxSharedBytes;
+  TO.Planner = Opts.Planner;
+  TO.Jobs = Opts.Jobs;
   TO.Plant = Opts.Plant;
   if (&Err == &std::cerr && isatty(STDERR_FILENO))
     TO.Progress = &Err;
@@ -144,55 +143,62 @@ int tuneKernels(const ast::Module &M, const std::vector<Kernel> &Kernels,
     const Kernel &K = Kernels[KI];
     auto Given = runParams(K, Opts, "--tune", Diags);
     if (!Given)
-      return 1;
+      return Failure::user("");
     TuneRequest &R = Requests[KI];
     R.K = &K;
-    R.Source = &Src;
+    R.Source = &C;
     R.KernelIndex = KI;
     R.Params = *Given;
     for (auto &[Name, V] : K.Fixed)
       R.Params[Name] = V;
+    // The database knows the kernel by its hash without the -D values.
+    auto Parametric = C.parametricKernel(KI);
+    if (!Parametric) {
+      if (Parametric.failure().isInternal())
+        return Parametric.takeFailure();
+      Diags.error(K.Loc, "cannot tune kernel " + quote(K.Name) + ": " +
+                             Parametric.failure().Message);
+      return Failure::user("");
+    }
+    R.KernelHash = kernelHash(**Parametric);
   }
-  std::map<std::string, std::string> Hashes = kernelHashes(M, Ctx, SM);
 
-  std::unique_ptr<gpu::GpuWorker> Worker;
-  try {
-    Worker = std::make_unique<gpu::GpuWorker>();
-  } catch (gpu::NoGpuError &E) {
-    Diags.error(std::string("--tune needs a GPU: ") + E.what() +
-                "; --emit=cuda works without one, from the static ranking");
-    return 1;
-  } catch (gpu::WorkerError &E) {
-    Diags.error(std::string("--tune: ") + E.what());
-    return 1;
+  auto Worker = gpu::startGpuWorker();
+  if (!Worker) {
+    const Failure &F = Worker.failure();
+    if (F.isInternal()) // the worker cannot start
+      Diags.error("--tune: " + F.Message);
+    else
+      Diags.error("--tune needs a GPU: " + F.Message +
+                  "; --emit=cuda works without one, from the static ranking");
+    return Failure::user("");
   }
-  const gpu::DeviceInfo &Dev = Worker->device();
-  int Status = 0;
+  const gpu::DeviceInfo &Dev = (*Worker)->device();
+  bool Failed = false;
   for (size_t KI = 0; KI < Kernels.size(); ++KI) {
     const Kernel &K = Kernels[KI];
     if (K.Stmts.empty())
       continue;
     TuneRequest &R = Requests[KI];
-    R.KernelHash = Hashes.at(K.Name);
-    try {
-      TuneResult Res = tune(R, TO, *Worker);
-      for (const TunedVariant &V : Res.Variants)
-        if (V.Result.Status == VariantStatus::Wrong)
-          Diags.warning(K.Loc, "variant " + V.Result.Schedule + " of kernel " +
-                                   quote(K.Name) +
-                                   " computed wrong results and was not "
-                                   "chosen: " +
-                                   V.Result.Reason);
-      printResult(Out, K, R, Res, Dev, Opts, TO);
-    } catch (TuneError &E) {
-      Diags.error(K.Loc, E.what());
-      Status = 1;
-    } catch (TuningDBError &E) {
-      Diags.error(E.what());
-      Status = 1;
+    auto Res = tune(R, TO, **Worker, Diags);
+    if (!Res) {
+      if (Res.failure().isInternal())
+        return Res.takeFailure();
+      Failed = true;
+      continue;
     }
+    for (const TunedVariant &V : Res->Variants)
+      if (V.Result.Status == VariantStatus::Wrong)
+        Diags.warning(K.Loc, "variant " + V.Result.Schedule + " of kernel " +
+                                 quote(K.Name) +
+                                 " computed wrong results and was not "
+                                 "chosen: " +
+                                 V.Result.Reason);
+    printResult(Out, K, R, *Res, Dev, Opts, TO);
   }
-  return Status;
+  if (Failed)
+    return Failure::user("");
+  return success();
 }
 
 } // namespace loopy

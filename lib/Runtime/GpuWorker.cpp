@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/Runtime/GpuWorker.h"
+#include "loopy/Runtime/Subprocess.h"
 #include "loopy/Runtime/WorkerProtocol.h"
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -25,7 +25,6 @@
 #include <thread>
 #include <utility>
 
-extern char **environ;
 
 #ifndef LOOPY_WORKER_BUILD_PATH
 #define LOOPY_WORKER_BUILD_PATH ""
@@ -54,16 +53,6 @@ constexpr milliseconds ExitGrace{5'000};
 constexpr size_t BufferAlignment = 4096;
 
 std::string errnoText(int Errno) { return std::strerror(Errno); }
-
-/// "signal 11: Segmentation fault", "exit status 3".
-std::string describeExit(int Status) {
-  if (WIFSIGNALED(Status))
-    return "signal " + std::to_string(WTERMSIG(Status)) + ": " +
-           strsignal(WTERMSIG(Status));
-  if (WIFEXITED(Status))
-    return "exit status " + std::to_string(WEXITSTATUS(Status));
-  return "status " + std::to_string(Status);
-}
 
 Writer startRequest(Request Kind) {
   Writer W;
@@ -190,23 +179,7 @@ std::string GpuWorker::Impl::reap(milliseconds Grace) {
   ModuleLoaded = false;
   BuffersSent = false;
   pid_t Child = std::exchange(Pid, -1);
-  auto Deadline = Clock::now() + Grace;
-  int Status = 0;
-  for (bool Killed = false;;) {
-    pid_t R = ::waitpid(Child, &Status, Killed ? 0 : WNOHANG);
-    if (R == Child)
-      return describeExit(Status);
-    if (R < 0 && errno == EINTR)
-      continue;
-    if (R < 0) // reaped elsewhere (SIGCHLD ignored): the status is gone
-      return "status unknown";
-    if (Clock::now() >= Deadline) {
-      ::kill(Child, SIGKILL);
-      Killed = true;
-      continue;
-    }
-    std::this_thread::sleep_for(milliseconds(2));
-  }
+  return waitProcess(Child, Grace).describe();
 }
 
 void GpuWorker::Impl::start() {
@@ -216,37 +189,21 @@ void GpuWorker::Impl::start() {
                       errnoText(errno));
   std::string ChildSocket = std::to_string(Fds[1]);
   std::string ChildMemfd = std::to_string(Memfd);
-  const char *Argv[] = {Path.c_str(), "--socket",         ChildSocket.c_str(),
-                        "--memfd",    ChildMemfd.c_str(), nullptr};
 
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  // A dup2 onto itself clears FD_CLOEXEC in the child only (POSIX.1-2024;
-  // glibc since 2.29): exactly these two descriptors cross the exec, and
-  // the parent's copies stay close-on-exec for any other program it starts
-  // meanwhile, on any thread.
-  posix_spawn_file_actions_adddup2(&Actions, Fds[1], Fds[1]);
-  posix_spawn_file_actions_adddup2(&Actions, Memfd, Memfd);
-  // The worker reads nothing from stdin; keep it off a terminal (unless
-  // descriptor 0 is one of the two, in a parent that closed its stdin).
-  if (Fds[1] != 0 && Memfd != 0)
-    posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawnattr_t Attr;
-  posix_spawnattr_init(&Attr);
-  sigset_t NoSignals;
-  sigemptyset(&NoSignals);
-  posix_spawnattr_setsigmask(&Attr, &NoSignals);
-  posix_spawnattr_setflags(&Attr, POSIX_SPAWN_SETSIGMASK);
-  pid_t Child = -1;
-  int E = ::posix_spawn(&Child, Path.c_str(), &Actions, &Attr,
-                        const_cast<char *const *>(Argv), environ);
-  posix_spawnattr_destroy(&Attr);
-  posix_spawn_file_actions_destroy(&Actions);
+  // Exactly these two descriptors cross the exec; the worker reads nothing
+  // from stdin, which is kept off a terminal.
+  SpawnOptions Spawn;
+  Spawn.KeepFds = {Fds[1], Memfd};
+  Spawn.NullStdin = true;
+  auto Started = spawnProcess(
+      {Path, "--socket", ChildSocket, "--memfd", ChildMemfd}, Spawn);
   ::close(Fds[1]);
-  if (E != 0) {
+  if (!Started) {
     ::close(Fds[0]);
-    throw WorkerError("cannot start " + Path + ": " + errnoText(E));
+    throw WorkerError("cannot start " + Path + ": " +
+                      Started.failure().Message);
   }
+  pid_t Child = *Started;
   Pid = Child;
   Socket = Fds[0];
   ++Starts;
@@ -456,6 +413,16 @@ TimeResult GpuWorker::time(const std::vector<Launch> &Launches, unsigned Warmup,
   R.Status = A.Status;
   R.Error = A.Error;
   return R;
+}
+
+Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath) {
+  try {
+    return std::make_unique<GpuWorker>(std::move(WorkerPath));
+  } catch (NoGpuError &E) {
+    return Failure::user(E.what());
+  } catch (WorkerError &E) {
+    return Failure::internal(E.what());
+  }
 }
 
 } // namespace loopy::gpu

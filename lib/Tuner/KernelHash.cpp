@@ -2,8 +2,6 @@
 #include "loopy/Tuner/KernelHash.h"
 
 #include "loopy/IR/IRPrinter.h"
-#include "loopy/Sema/Sema.h"
-#include "loopy/Support/Diagnostics.h"
 #include "loopy/Support/Hash.h"
 
 #include <bit>
@@ -103,7 +101,7 @@ std::string canonicalKernelText(const Kernel &K) {
         "cannot hash kernel '" + K.Name +
         "' built with fixed parameter values (" + fixedParamsText(K.Fixed) +
         "): isl has folded them into its sets; hash the kernel built "
-        "without -D values (kernelHashes does)");
+        "without -D values (CheckedSource::parametricKernel gives it)");
   // The IR printer's text is isl's and the printer's own, except for the
   // statement lines, which keep the source spelling of subscripts and
   // literals: those are replaced by the typed tree.
@@ -131,27 +129,6 @@ std::string canonicalKernelText(const Kernel &K) {
 
 std::string kernelHash(const Kernel &K) {
   return sha256Hex(canonicalKernelText(K));
-}
-
-std::map<std::string, std::string>
-kernelHashes(const ast::Module &M, isl::ctx Ctx, const SourceManager &SM) {
-  std::ostringstream Messages;
-  DiagnosticEngine Diags(&SM, Messages);
-  std::vector<Kernel> Kernels;
-  try {
-    Kernels = buildKernels(M, Ctx, SM, Diags, SemaOptions{});
-  } catch (TooManyErrors &) {
-  }
-  // Sema leaves a statement with an error out of its kernel; a hash of what
-  // remains would name a different kernel.
-  if (Diags.hasErrors())
-    throw std::runtime_error("cannot hash the kernels of '" + SM.name() +
-                             "': they do not build without -D values:\n" +
-                             Messages.str());
-  std::map<std::string, std::string> Hashes;
-  for (const Kernel &K : Kernels)
-    Hashes[K.Name] = kernelHash(K);
-  return Hashes;
 }
 
 std::string fixedParamsText(const std::map<std::string, long> &Fixed) {

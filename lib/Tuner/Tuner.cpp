@@ -2,6 +2,9 @@
 #include "loopy/Tuner/Tuner.h"
 
 #include "loopy/CodeGen/Launch.h"
+#include "loopy/Compile/Compile.h"
+#include "loopy/Compile/LaunchArgs.h"
+#include "loopy/Compile/Parallel.h"
 #include "loopy/CodeGen/Plant.h"
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Interp/Compare.h"
@@ -13,6 +16,7 @@
 #include "loopy/Tuner/KernelHash.h"
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -30,7 +34,16 @@ namespace loopy {
 using namespace device;
 using Clock = std::chrono::steady_clock;
 
-TuningKey tuningKey(const TuneRequest &R, const gpu::DeviceInfo &Dev) {
+std::string plannerOptionsText(const PlannerOptions &Opts) {
+  return "max_register_outputs=" + std::to_string(Opts.MaxRegisterOutputs) +
+         ",max_shared=" + std::to_string(Opts.MaxSharedBytes) +
+         ",max_threads=" + std::to_string(Opts.MaxThreads) +
+         ",min_blocks=" + std::to_string(Opts.MinBlocks) +
+         ",min_threads=" + std::to_string(Opts.MinThreads);
+}
+
+TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
+                    const gpu::DeviceInfo &Dev) {
   TuningKey Key;
   Key.KernelHash = R.KernelHash;
   Key.FixedParams = fixedParamsText(R.Params);
@@ -38,6 +51,7 @@ TuningKey tuningKey(const TuneRequest &R, const gpu::DeviceInfo &Dev) {
   Key.ComputeCapability = Dev.computeCapability();
   Key.DriverVersion = Dev.driverVersionString();
   Key.NvrtcVersion = nvrtcVersionString();
+  Key.PlannerOptions = plannerOptionsText(Planner);
   return Key;
 }
 
@@ -55,24 +69,18 @@ std::vector<gpu::Launch> programLaunches(isl::ctx Ctx, const DeviceProgram &P,
       L.Grid[A] = static_cast<unsigned>(Grid[A]);
       L.Block[A] = static_cast<unsigned>(DK.BlockDim[A]);
     }
-    for (const KernelParam &KP : DK.Params) {
-      switch (KP.K) {
-      case KernelParam::Kind::Index:
-        // idx is a 64-bit integer in the generated code.
-        L.Args.push_back(gpu::KernelArg::value<int64_t>(Data.Params.at(KP.Name)));
-        break;
-      case KernelParam::Kind::Scalar: {
-        const HostScalar &S = Data.Scalars.at(KP.Name);
-        gpu::KernelArg A;
-        A.Bytes = scalarArgBytes(KP.Type, S.Float, S.Int);
-        L.Args.push_back(std::move(A));
-        break;
+    // The interpreter's data holds every value a launch needs: a missing
+    // one is a bug of the caller.
+    auto Args = bindLaunchArgs(DK, Data.Params, Data.Scalars);
+    assert(Args && "every parameter and scalar has a value");
+    for (LaunchArg &A : *Args) {
+      if (A.isArray()) {
+        L.Args.push_back(gpu::KernelArg::buffer(A.Param->Name));
+        continue;
       }
-      case KernelParam::Kind::InArray:
-      case KernelParam::Kind::OutArray:
-        L.Args.push_back(gpu::KernelArg::buffer(KP.Name));
-        break;
-      }
+      gpu::KernelArg KA;
+      KA.Bytes = std::move(A.Bytes);
+      L.Args.push_back(std::move(KA));
     }
     Launches.push_back(std::move(L));
   }
@@ -134,19 +142,18 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
                                         const std::vector<size_t> &Pick,
                                         const TuneOptions &Opts,
                                         const std::string &Arch) {
-  std::vector<LoweredVariant> Lowered =
-      lowerInParallel(*R.Source, R.KernelIndex, Vs, Pick);
+  std::vector<Expected<DeviceProgram>> Lowered =
+      lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
   for (size_t I = 0; I < Pick.size(); ++I) {
-    if (!Lowered[I].Program) {
-      Out[I].Error = "lowering failed: " + Lowered[I].Error;
+    if (!Lowered[I]) {
+      Out[I].Error = "lowering failed: " + Lowered[I].failure().Message;
       continue;
     }
-    if (I == 1 && !Opts.Plant.empty() &&
-        !plantBug(*Lowered[I].Program, Opts.Plant))
+    if (I == 1 && !Opts.Plant.empty() && !plantBug(*Lowered[I], Opts.Plant))
       Out[I].Error = "nothing to plant " + Opts.Plant + " in";
-    Out[I].Source = printProgram(*Lowered[I].Program, Dialect::CUDA);
-    Out[I].Program = std::move(Lowered[I].Program);
+    Out[I].Source = printProgram(*Lowered[I], Dialect::CUDA);
+    Out[I].Program = std::move(*Lowered[I]);
   }
   std::optional<CompileCache> Cache;
   try {
@@ -156,33 +163,30 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
     // Without a cache every variant is compiled; that is all.
   }
   const std::string Nvrtc = nvrtcVersionString();
-  std::atomic<size_t> Next = 0;
-  runOnWorkers(0, [&] {
-    for (size_t I; (I = Next++) < Pick.size();) {
-      Compiled &C = Out[I];
-      if (!C.Error.empty())
-        continue;
-      std::string Key = compileCacheKey(C.Source, nvrtcOptions(), Nvrtc, Arch);
-      if (Cache)
-        try {
-          if (auto Hit = Cache->lookup(Key)) {
-            C.Cubin = std::move(Hit->Cubin);
-            continue;
-          }
-        } catch (CompileCacheError &) {
+  parallelFor(Pick.size(), Opts.Jobs, [&](size_t I) {
+    Compiled &C = Out[I];
+    if (!C.Error.empty())
+      return;
+    std::string Key = compileCacheKey(C.Source, nvrtcOptions(), Nvrtc, Arch);
+    if (Cache)
+      try {
+        if (auto Hit = Cache->lookup(Key)) {
+          C.Cubin = std::move(Hit->Cubin);
+          return;
         }
-      NvrtcResult NR = compileCuda(C.Source, R.K->Name + ".cu", Arch, true);
-      if (!NR.Ok) {
-        C.Error = "NVRTC: " + firstLine(NR.Log);
-        continue;
+      } catch (CompileCacheError &) {
       }
-      C.Cubin = std::move(NR.Output);
-      if (Cache)
-        try {
-          Cache->store(Key, {C.Cubin, NR.Log});
-        } catch (CompileCacheError &) {
-        }
+    NvrtcResult NR = compileCuda(C.Source, R.K->Name + ".cu", Arch, true);
+    if (!NR.Ok) {
+      C.Error = "NVRTC: " + firstLine(NR.Log);
+      return;
     }
+    C.Cubin = std::move(NR.Output);
+    if (Cache)
+      try {
+        Cache->store(Key, {C.Cubin, NR.Log});
+      } catch (CompileCacheError &) {
+      }
   });
   return Out;
 }
@@ -269,12 +273,23 @@ private:
 
 } // namespace
 
-TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
-                gpu::GpuWorker &W) {
+namespace {
+
+/// Why a search found no winner. Internal to this file: tune() turns it
+/// into a diagnostic at the kernel.
+class TuneError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// tune() with its failures thrown: TuneError, TuningDBError (the
+/// database) and gpu::WorkerError (the worker).
+TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
+                  gpu::GpuWorker &W) {
   auto Start = Clock::now();
   const Kernel &K = *R.K;
   TuneResult Result;
-  Result.Key = tuningKey(R, W.device());
+  Result.Key = tuningKey(R, Opts.Planner, W.device());
   Result.Work = countWork(K, R.Params);
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
@@ -288,10 +303,10 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
       return Result;
     }
 
-  std::string Error;
-  std::vector<Variant> Vs = planKernel(K, Opts.Planner, Error);
-  if (Vs.empty())
-    throw TuneError("cannot schedule kernel " + quote(K.Name) + ": " + Error);
+  auto Planned = planVariants(K, Opts.Planner);
+  if (!Planned)
+    throw TuneError(Planned.failure().Message);
+  std::vector<Variant> Vs = std::move(*Planned);
   Result.PlannedVariants = Vs.size();
   size_t Budget = Opts.Budget ? Opts.Budget : TuneOptions::DefaultBudget;
   size_t N = Opts.Exhaustive ? Vs.size() : std::min(Budget, Vs.size());
@@ -299,6 +314,7 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
   for (size_t I = 0; I < N; ++I)
     Pick[I] = I;
 
+  std::string Error;
   auto Data = makeHostData(K, R.Params, Error);
   if (!Data)
     throw TuneError("cannot run kernel " + quote(K.Name) + ": " + Error);
@@ -469,6 +485,22 @@ TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
     Stored.push_back(V.Result);
   Db.store(Result.Key, Rec, Stored);
   return Result;
+}
+
+} // namespace
+
+Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
+                          gpu::GpuWorker &W, DiagnosticEngine &Diags) {
+  try {
+    return search(R, Opts, W);
+  } catch (TuneError &E) {
+    Diags.error(R.K->Loc, E.what());
+  } catch (TuningDBError &E) {
+    Diags.error(E.what());
+  } catch (gpu::WorkerError &E) {
+    return Failure::internal(E.what());
+  }
+  return Failure::user("");
 }
 
 } // namespace loopy

@@ -30,6 +30,7 @@ CREATE TABLE tuning (
   compute_capability TEXT NOT NULL,
   driver_version TEXT NOT NULL,
   nvrtc_version TEXT NOT NULL,
+  planner_options TEXT NOT NULL,
   schedule TEXT NOT NULL,
   cuda_source TEXT NOT NULL,
   median_seconds REAL NOT NULL,
@@ -40,7 +41,7 @@ CREATE TABLE tuning (
   created_at INTEGER NOT NULL,
   loopyc_version TEXT NOT NULL,
   UNIQUE (kernel_hash, fixed_params, device, compute_capability,
-          driver_version, nvrtc_version)
+          driver_version, nvrtc_version, planner_options)
 );
 CREATE TABLE variant_result (
   tuning_id INTEGER NOT NULL REFERENCES tuning (id) ON DELETE CASCADE,
@@ -53,11 +54,19 @@ CREATE TABLE variant_result (
 );
 )sql";
 
-/// The WHERE clause that selects one key; its parameters are ?1 to ?6 in
+/// Version 1's tables, which an upgrade replaces: their rows do not say
+/// under which planner options they were searched.
+const char *const DropVersion1Sql = R"sql(
+DROP TABLE variant_result;
+DROP TABLE tuning;
+)sql";
+
+/// The WHERE clause that selects one key; its parameters are ?1 to ?7 in
 /// the order bindKey binds them.
 #define LOOPY_KEY_MATCH                                                        \
   "kernel_hash = ?1 AND fixed_params = ?2 AND device = ?3 AND "               \
-  "compute_capability = ?4 AND driver_version = ?5 AND nvrtc_version = ?6"
+  "compute_capability = ?4 AND driver_version = ?5 AND nvrtc_version = ?6 "   \
+  "AND planner_options = ?7"
 
 const char *const WhatToDo =
     "move the file away, or point loopyc at another database with --db=PATH "
@@ -125,7 +134,8 @@ public:
         .bind(3, K.Device)
         .bind(4, K.ComputeCapability)
         .bind(5, K.DriverVersion)
-        .bind(6, K.NvrtcVersion);
+        .bind(6, K.NvrtcVersion)
+        .bind(7, K.PlannerOptions);
   }
 
   /// Makes the statement ready to run again with new bindings.
@@ -259,9 +269,12 @@ private:
   bool Done = false;
 };
 
-/// Throws unless \p F is empty or a tuning database of this version;
-/// returns true if it is empty.
-bool checkIsOurs(SqliteFile &F) {
+/// What a file holds, as far as the schema goes.
+enum class Contents { Current, Empty, Version1 };
+
+/// Throws unless \p F is empty or a tuning database of this version or of
+/// version 1, which is upgraded.
+Contents checkIsOurs(SqliteFile &F) {
   // One statement reads one snapshot: two would race with another process
   // creating the schema between them.
   Statement S = F.prepare("SELECT (SELECT user_version FROM pragma_user_version),"
@@ -270,7 +283,9 @@ bool checkIsOurs(SqliteFile &F) {
     throw TuningDBError(describe(F.path()) + ": cannot read its schema");
   int64_t Version = S.integer(0), Tables = S.integer(1);
   if (Version == TuningDB::SchemaVersion)
-    return false;
+    return Contents::Current;
+  if (Version == 1)
+    return Contents::Version1;
   if (Version != 0) {
     std::string Msg = describe(F.path()) + " has schema version " +
                       std::to_string(Version) +
@@ -284,14 +299,17 @@ bool checkIsOurs(SqliteFile &F) {
     throw TuningDBError(describe(F.path()) +
                         " is an SQLite database with tables of another "
                         "program; " + WhatToDo);
-  return true;
+  return Contents::Empty;
 }
 
 void createSchemaIfNew(SqliteFile &F) {
   WriteTransaction T(F);
   // Another process may have created the schema since the first check.
-  if (!checkIsOurs(F))
+  Contents C = checkIsOurs(F);
+  if (C == Contents::Current)
     return;
+  if (C == Contents::Version1)
+    F.exec(DropVersion1Sql, "cannot drop the tables of schema version 1");
   F.exec(SchemaSql, "cannot create the tables");
   F.exec(("PRAGMA user_version = " + std::to_string(TuningDB::SchemaVersion))
              .c_str(),
@@ -324,7 +342,7 @@ TuningDB::TuningDB(const std::filesystem::path &Path,
                    std::chrono::milliseconds BusyTimeout)
     : Db(std::make_unique<Connection>(Path, BusyTimeout)) {
   // Read before anything writes: a file that is not ours stays untouched.
-  bool IsNew = checkIsOurs(*Db);
+  bool IsNew = checkIsOurs(*Db) != Contents::Current;
   Db->execWaiting("PRAGMA journal_mode = WAL", "cannot switch to WAL mode");
   Db->exec("PRAGMA synchronous = NORMAL", "cannot set the sync mode");
   Db->exec("PRAGMA foreign_keys = ON", "cannot enable foreign keys");
@@ -384,21 +402,21 @@ void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
   Db->prepare("DELETE FROM tuning WHERE " LOOPY_KEY_MATCH).bindKey(Key).step();
   Statement Insert = Db->prepare(
       "INSERT INTO tuning (kernel_hash, fixed_params, device, "
-      "compute_capability, driver_version, nvrtc_version, schedule, "
-      "cuda_source, median_seconds, gflops, gbytes_per_second, "
+      "compute_capability, driver_version, nvrtc_version, planner_options, "
+      "schedule, cuda_source, median_seconds, gflops, gbytes_per_second, "
       "variants_timed, tuning_seconds, created_at, loopyc_version) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-      "?15)");
+      "?15, ?16)");
   Insert.bindKey(Key)
-      .bind(7, Record.Schedule)
-      .bind(8, Record.CudaSource)
-      .bind(9, Record.MedianSeconds)
-      .bind(10, Record.GFlops)
-      .bind(11, Record.GBytesPerSecond)
-      .bind(12, Record.VariantsTimed)
-      .bind(13, Record.TuningSeconds)
-      .bind(14, Record.Timestamp)
-      .bind(15, Record.LoopycVersion)
+      .bind(8, Record.Schedule)
+      .bind(9, Record.CudaSource)
+      .bind(10, Record.MedianSeconds)
+      .bind(11, Record.GFlops)
+      .bind(12, Record.GBytesPerSecond)
+      .bind(13, Record.VariantsTimed)
+      .bind(14, Record.TuningSeconds)
+      .bind(15, Record.Timestamp)
+      .bind(16, Record.LoopycVersion)
       .step();
   int64_t Id = sqlite3_last_insert_rowid(Db->db());
   Statement InsertVariant = Db->prepare(

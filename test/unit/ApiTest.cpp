@@ -49,4 +49,29 @@ TEST(Api, FixedValuesBecomeConstants) {
             std::string::npos);
 }
 
+TEST(Api, PlannerOptionsReachEveryVariant) {
+  // The planner's options (loopyc's --max-shared, --min-threads) bound the
+  // variants listed and emitted.
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  K.fix("n", 4096).fix("m", 4096);
+  std::vector<loopy::api::VariantInfo> Default = K.variants();
+  loopy::PlannerOptions Opts;
+  Opts.MaxSharedBytes = 1024;
+  Opts.MinThreads = 128;
+  K.planner(Opts);
+  EXPECT_EQ(K.plannerOptions().MinThreads, 128);
+  std::vector<loopy::api::VariantInfo> Bounded = K.variants();
+  ASSERT_FALSE(Bounded.empty());
+  EXPECT_LT(Bounded.size(), Default.size());
+  for (const loopy::api::VariantInfo &V : Bounded) {
+    EXPECT_LE(V.SharedBytes, 1024) << V.Schedule;
+    EXPECT_GE(V.Threads, 128) << V.Schedule;
+  }
+  EXPECT_NE(K.cuda().find("// schedule: " + Bounded[0].Schedule + "\n"),
+            std::string::npos);
+  // A copy keeps them.
+  loopy::api::Kernel Copy = K;
+  EXPECT_EQ(Copy.variants().size(), Bounded.size());
+}
+
 } // namespace

@@ -4,6 +4,7 @@
 // with anything that changes the kernel.
 //
 //===----------------------------------------------------------------------===//
+#include "loopy/Compile/Compile.h"
 #include "loopy/Frontend/Parser.h"
 #include "loopy/Sema/Sema.h"
 #include "loopy/Support/Isl.h"
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 using namespace loopy;
@@ -20,21 +22,42 @@ namespace {
 /// A parsed .loop text and what building its kernels needs.
 struct Parsed {
   IslContext Isl;
+  std::string Text;
   SourceManager SM;
   std::ostringstream Err;
   DiagnosticEngine Diags;
   ast::Module M;
 
   explicit Parsed(const std::string &Text)
-      : SM("t.loop", Text), Diags(&SM, Err), M(parseModule(SM, Diags)) {}
+      : Text(Text), SM("t.loop", Text), Diags(&SM, Err),
+        M(parseModule(SM, Diags)) {}
 
   std::vector<Kernel> build(std::map<std::string, long> Defines = {}) {
     SemaOptions Opts;
     Opts.Defines = std::move(Defines);
     return buildKernels(M, Isl.get(), SM, Diags, Opts);
   }
-  std::map<std::string, std::string> hashes() {
-    return kernelHashes(M, Isl.get(), SM);
+  /// The hash of every kernel as the tuner takes it: checked through the
+  /// compile entry with \p Defines, hashed without them. Throws
+  /// std::runtime_error with the diagnostics if the text does not check.
+  std::map<std::string, std::string>
+  hashes(std::map<std::string, long> Defines = {}) {
+    auto Source = std::make_shared<SourceManager>("t.loop", Text);
+    std::ostringstream Messages;
+    DiagnosticEngine D(Source.get(), Messages);
+    CheckOptions Opts;
+    Opts.Defines = std::move(Defines);
+    auto Checked = checkSource(Source, Opts, D);
+    if (!Checked)
+      throw std::runtime_error(Messages.str());
+    std::map<std::string, std::string> Hashes;
+    for (size_t KI = 0; KI < (*Checked)->kernels().size(); ++KI) {
+      auto K = (*Checked)->parametricKernel(KI);
+      if (!K)
+        throw std::runtime_error(K.failure().Message);
+      Hashes[(*K)->Name] = kernelHash(**K);
+    }
+    return Hashes;
   }
 };
 
@@ -120,6 +143,8 @@ TEST(KernelHash, IgnoresFixedValues) {
         << E.what();
   }
   EXPECT_EQ(P.hashes().at("matmul"), hashOf(Matmul));
+  // The compile entry hands the tuner the kernel built without them.
+  EXPECT_EQ(P.hashes({{"n", 64}, {"m", 32}}).at("matmul"), hashOf(Matmul));
 }
 
 TEST(KernelHash, CanonicalTextHasNoSourceSpelling) {
@@ -149,6 +174,20 @@ TEST(KernelHash, ErrorsWithoutDefinesAreReported) {
     EXPECT_NE(std::string(E.what()).find("'q'"), std::string::npos)
         << E.what();
   }
+}
+
+TEST(KernelHash, ExamplesKeepTheirHash) {
+  // The tuning database finds earlier results by these: a change of the
+  // canonical text, or of what the compile entry hands the hash, loses them.
+  // Fixed values do not enter the hash.
+  std::ifstream In(std::string(LOOPY_EXAMPLES_DIR) + "/matmul.loop");
+  std::stringstream Text;
+  Text << In.rdbuf();
+  Parsed P(Text.str());
+  const char *Expected =
+      "93f9804b7de2e6758898b9dd6033861cd76e34e061893d21d2692ab9c2baabd6";
+  EXPECT_EQ(P.hashes().at("matmul"), Expected);
+  EXPECT_EQ(P.hashes({{"n", 4096}, {"l", 64}}).at("matmul"), Expected);
 }
 
 TEST(KernelHash, FixedParamsText) {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/Tuner/CompileCache.h"
+#include "loopy/Tuner/Tuner.h"
 #include "loopy/Tuner/TuningDB.h"
 #include "ScopedEnv.h"
 
@@ -54,7 +55,8 @@ private:
 
 TuningKey keyNumber(int I) {
   return {"hash" + std::to_string(I), "n=" + std::to_string(I),
-          "NVIDIA H100 80GB HBM3", "9.0", "13.0", "13.0"};
+          "NVIDIA H100 80GB HBM3", "9.0", "13.0", "13.0",
+          plannerOptionsText(PlannerOptions())};
 }
 
 TuningRecord recordNumber(int I) {
@@ -187,7 +189,7 @@ TEST(TuningDB, RoundTrip) {
   // A new connection, as the next run of loopyc would open.
   TuningDB Db(P);
   expectStored(Db, keyNumber(1), 1);
-  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "1");
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "2");
   EXPECT_EQ(rawQuery(P, "PRAGMA journal_mode"), "wal");
 }
 
@@ -199,7 +201,8 @@ TEST(TuningDB, EveryKeyFieldCounts) {
   std::vector<std::string TuningKey::*> Fields = {
       &TuningKey::KernelHash,    &TuningKey::FixedParams,
       &TuningKey::Device,        &TuningKey::ComputeCapability,
-      &TuningKey::DriverVersion, &TuningKey::NvrtcVersion};
+      &TuningKey::DriverVersion, &TuningKey::NvrtcVersion,
+      &TuningKey::PlannerOptions};
   for (size_t I = 0; I < Fields.size(); ++I) {
     TuningKey K = Base;
     K.*Fields[I] += "x";
@@ -212,6 +215,63 @@ TEST(TuningDB, EveryKeyFieldCounts) {
     expectStored(Db, K, I + 1, I + 1);
   }
   expectStored(Db, Base, 0);
+}
+
+TEST(TuningDB, PlannerOptionsMakeAnotherSearch) {
+  // A search under other planner constraints may find another winner: it
+  // is stored apart, and the default options' result stays.
+  TempDir T;
+  TuningDB Db(T.path() / "tuning.db");
+  TuningKey Base = keyNumber(0);
+  Db.store(Base, recordNumber(0), variantsNumber(0));
+  std::vector<PlannerOptions> Others(3);
+  Others[0].MaxSharedBytes = 100 * 1024;
+  Others[1].MinThreads = 64;
+  Others[2].MinBlocks = 132;
+  for (size_t I = 0; I < Others.size(); ++I) {
+    TuningKey K = Base;
+    K.PlannerOptions = plannerOptionsText(Others[I]);
+    EXPECT_NE(K.PlannerOptions, Base.PlannerOptions) << I;
+    EXPECT_FALSE(Db.lookup(K)) << "options " << K.PlannerOptions;
+    Db.store(K, recordNumber(I + 1), variantsNumber(I + 1));
+  }
+  for (size_t I = 0; I < Others.size(); ++I) {
+    TuningKey K = Base;
+    K.PlannerOptions = plannerOptionsText(Others[I]);
+    expectStored(Db, K, I + 1);
+  }
+  expectStored(Db, Base, 0);
+  EXPECT_EQ(plannerOptionsText(PlannerOptions()),
+            "max_register_outputs=64,max_shared=49152,max_threads=1024,"
+            "min_blocks=1,min_threads=32");
+}
+
+TEST(TuningDB, UpgradesSchemaVersion1) {
+  // Version 1 keyed results without the planner options; its rows cannot
+  // say under which options they were searched, and are dropped.
+  TempDir T;
+  fs::path P = T.path() / "tuning.db";
+  rawQuery(P, "CREATE TABLE tuning (id INTEGER PRIMARY KEY, kernel_hash TEXT "
+              "NOT NULL, fixed_params TEXT NOT NULL, device TEXT NOT NULL, "
+              "compute_capability TEXT NOT NULL, driver_version TEXT NOT "
+              "NULL, nvrtc_version TEXT NOT NULL, schedule TEXT NOT NULL, "
+              "cuda_source TEXT NOT NULL, median_seconds REAL NOT NULL, "
+              "gflops REAL NOT NULL, gbytes_per_second REAL NOT NULL, "
+              "variants_timed INTEGER NOT NULL, tuning_seconds REAL NOT "
+              "NULL, created_at INTEGER NOT NULL, loopyc_version TEXT NOT "
+              "NULL)");
+  rawQuery(P, "CREATE TABLE variant_result (tuning_id INTEGER NOT NULL, "
+              "position INTEGER NOT NULL, schedule TEXT NOT NULL, status "
+              "TEXT NOT NULL, reason TEXT NOT NULL, seconds REAL)");
+  rawQuery(P, "INSERT INTO tuning VALUES (1, 'hash1', 'n=1', 'NVIDIA H100 "
+              "80GB HBM3', '9.0', '13.0', '13.0', 'i:g.x', '', 1, 1, 1, 1, "
+              "1, 1, '0.1.0')");
+  rawQuery(P, "PRAGMA user_version = 1");
+  TuningDB Db(P);
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "2");
+  EXPECT_FALSE(Db.lookup(keyNumber(1)));
+  Db.store(keyNumber(1), recordNumber(1), variantsNumber(1));
+  expectStored(Db, keyNumber(1), 1);
 }
 
 TEST(TuningDB, StoreReplaces) {

@@ -1,17 +1,13 @@
 //===- RunExtractor.cpp - C and C++ input through loopy-extract -----------===//
 #include "RunExtractor.h"
 
-#include <cerrno>
+#include "loopy/Runtime/Subprocess.h"
+
 #include <cstring>
-#include <iostream>
-#include <sstream>
+#include <ostream>
 #include <vector>
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace loopy {
 
@@ -27,12 +23,6 @@ std::string extractorPath() {
          "/loopy-extract";
 }
 
-/// Kept for the rest of the run: std::cin reads from it.
-std::stringbuf &liftedText() {
-  static std::stringbuf Text;
-  return Text;
-}
-
 } // namespace
 
 bool isCSource(const std::string &Path) {
@@ -44,62 +34,26 @@ bool isCSource(const std::string &Path) {
   return false;
 }
 
-int liftCSource(std::string &Input, std::ostream &Err) {
+Expected<std::string> liftCSource(const std::string &Input) {
   std::string Tool = extractorPath();
-  int Pipe[2];
-  if (pipe(Pipe) != 0) {
-    Err << "loopyc: error: cannot run " << Tool << ": " << std::strerror(errno)
-        << "\n";
-    return 1;
-  }
-  posix_spawn_file_actions_t Actions;
-  posix_spawn_file_actions_init(&Actions);
-  posix_spawn_file_actions_adddup2(&Actions, Pipe[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose(&Actions, Pipe[0]);
-  posix_spawn_file_actions_addclose(&Actions, Pipe[1]);
-  std::vector<char *> Argv = {Tool.data(), Input.data(), nullptr};
-  pid_t Pid;
-  int Spawned = posix_spawn(&Pid, Tool.c_str(), &Actions, nullptr, Argv.data(),
-                            environ);
-  posix_spawn_file_actions_destroy(&Actions);
-  close(Pipe[1]);
-  if (Spawned != 0) {
-    close(Pipe[0]);
-    Err << "loopyc: error: cannot run '" << Tool << "': "
-        << std::strerror(Spawned)
-        << "; C and C++ input needs loopy-extract next to loopyc (it is "
-           "built where the Clang 14 development files are installed)\n";
-    return 1;
-  }
-  std::string Text;
-  char Buf[65536];
-  for (ssize_t N; (N = read(Pipe[0], Buf, sizeof Buf)) != 0;) {
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N < 0)
-      break;
-    Text.append(Buf, N);
-  }
-  close(Pipe[0]);
-  int Status = 0;
-  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(Status)) {
-    Err << "loopyc: internal error: loopy-extract was killed by signal "
-        << WTERMSIG(Status) << " on '" << Input << "'\n";
-    return 2;
-  }
-  if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
-    return 1;
-  liftedText().str(Text);
-  std::cin.rdbuf(&liftedText());
-  Input = "-";
-  return 0;
+  auto Run = runCapturing({Tool, Input});
+  if (!Run)
+    return Failure::user(
+        "cannot run '" + Tool + "': " + Run.failure().Message +
+        "; C and C++ input needs loopy-extract next to loopyc (it is built "
+        "where the Clang 14 development files are installed)");
+  if (Run->End.K == ProcessEnd::Kind::Signaled)
+    return Failure::internal("loopy-extract was killed by signal " +
+                             std::to_string(Run->End.Code) + " on '" + Input +
+                             "'");
+  if (!Run->End.succeeded())
+    return Failure::user("");
+  return std::move(Run->Output);
 }
 
 void noteLiftedSource(const std::string &Source, std::ostream &Err) {
-  Err << "loopyc: note: '<stdin>' is the .loop text lifted from '" << Source
-      << "'; 'loopy-extract " << Source << "' prints it\n";
+  Err << "loopyc: note: '" << LiftedName << "' is the .loop text lifted from '"
+      << Source << "'; 'loopy-extract " << Source << "' prints it\n";
 }
 
 } // namespace loopy

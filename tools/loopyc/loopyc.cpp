@@ -1,6 +1,7 @@
 //===- loopyc.cpp - The loopyc command-line driver ------------------------===//
 //
-// Parses options and hands over to loopy::runCompiler.
+// Parses options, hands over to loopy::runCompiler and turns its result
+// into the exit status: 0 success, 1 a user error, 2 an internal error.
 //
 //===----------------------------------------------------------------------===//
 #include "RunExtractor.h"
@@ -30,6 +31,15 @@ bool parseDefine(const std::string &S, std::pair<std::string, long> &Out) {
     return false;
   Out = {Name, V};
   return true;
+}
+
+/// Reports \p F where it was not reported yet, and gives the exit status
+/// for it: 1 for the user's error, 2 for loopyc's own.
+int exitStatus(const loopy::Failure &F) {
+  if (!F.Message.empty())
+    std::cerr << "loopyc: " << (F.isInternal() ? "internal error: " : "error: ")
+              << F.Message << "\n";
+  return F.isInternal() ? 2 : 1;
 }
 
 int run(int argc, char **argv) {
@@ -86,6 +96,9 @@ int run(int argc, char **argv) {
                      "block; past 49152 they are allocated at launch, with "
                      "the kernel opted in (sm_90 allows 232448)",
        cxxopts::value<long>()->default_value("49152"), "BYTES")
+      ("j,jobs", "threads that lower, compile and run variants (0: one per "
+                 "core)",
+       cxxopts::value<unsigned>()->default_value("0"), "N")
       ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
@@ -219,11 +232,12 @@ int run(int argc, char **argv) {
       return 1;
     }
   }
-  Opts.MinThreads = R["min-threads"].as<long>();
-  Opts.MinBlocks = R["min-blocks"].as<long>();
-  Opts.MaxSharedBytes = R["max-shared"].as<long>();
-  if (Opts.MaxSharedBytes < 0 || Opts.MaxSharedBytes > 232448) {
-    std::cerr << "loopyc: error: --max-shared=" << Opts.MaxSharedBytes
+  Opts.Jobs = R["jobs"].as<unsigned>();
+  Opts.Planner.MinThreads = R["min-threads"].as<long>();
+  Opts.Planner.MinBlocks = R["min-blocks"].as<long>();
+  Opts.Planner.MaxSharedBytes = R["max-shared"].as<long>();
+  if (Opts.Planner.MaxSharedBytes < 0 || Opts.Planner.MaxSharedBytes > 232448) {
+    std::cerr << "loopyc: error: --max-shared=" << Opts.Planner.MaxSharedBytes
               << " is outside 0 to 232448 bytes, the most an sm_90 block "
                  "may opt in to\n";
     return 1;
@@ -260,13 +274,19 @@ int run(int argc, char **argv) {
     }
   // C and C++ files are lifted to .loop text first.
   bool Lifted = loopy::isCSource(Opts.Input);
-  if (Lifted)
-    if (int Status = loopy::liftCSource(Opts.Input, std::cerr))
-      return Status;
-  int Status = loopy::runCompiler(Opts, std::cout, std::cerr);
-  if (Status == 1 && Lifted)
+  if (Lifted) {
+    auto Text = loopy::liftCSource(Opts.Input);
+    if (!Text)
+      return exitStatus(Text.failure());
+    Opts.InputText = std::move(*Text);
+    Opts.InputName = loopy::LiftedName;
+  }
+  loopy::Status S = loopy::runCompiler(Opts, std::cout, std::cerr);
+  if (S)
+    return 0;
+  if (!S.failure().isInternal() && Lifted)
     loopy::noteLiftedSource(Inputs[0], std::cerr);
-  return Status;
+  return exitStatus(S.failure());
 }
 
 } // namespace

@@ -9,8 +9,8 @@
 #ifndef LOOPY_DRIVER_CHECKOPENCL_H
 #define LOOPY_DRIVER_CHECKOPENCL_H
 
+#include "loopy/Compile/Compile.h"
 #include "loopy/Driver/Driver.h"
-#include "loopy/Driver/ParallelLower.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Support/Diagnostics.h"
 
@@ -19,10 +19,10 @@
 
 namespace loopy {
 
-/// Returns the exit status: 0 if every variant passed, 1 otherwise.
-int checkOpenCL(const std::vector<Kernel> &Kernels, const KernelSource &Src,
-                const CompileOptions &Opts, std::ostream &OS,
-                DiagnosticEngine &Diags);
+/// Succeeds if every variant passed; a user Failure, already reported,
+/// otherwise.
+Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
+                   std::ostream &OS, DiagnosticEngine &Diags);
 
 /// Positions of the variants a check runs: the one --variant names, all of
 /// them with --all-variants, else up to \p Opts.Sample of them: the first

@@ -1,20 +1,33 @@
 //===- Driver.h - The loopyc compilation pipeline ---------------*- C++ -*-===//
 //
 // runCompiler is the whole of `loopyc` behind its option parsing: read the
-// source, parse, build and check the Kernel IR, and emit what was asked for.
-// It returns the process exit status: 0 success, 1 a user error (reported
-// as diagnostics), 2 an internal error.
+// source, check it through the compile entry (Compile/Compile.h), and emit,
+// check or tune what was asked for. It returns a Status: success, or a
+// Failure -- a user error (reported as diagnostics) or an internal one.
+// tools/loopyc turns it into the process exit status.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_DRIVER_DRIVER_H
 #define LOOPY_DRIVER_DRIVER_H
 
+#include "loopy/Planner/Planner.h"
+#include "loopy/Support/Expected.h"
+
 #include <iosfwd>
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 
 namespace loopy {
+
+/// The outcome of a step that produces nothing but its output: success, or
+/// the Failure. A Failure with an empty message was reported already (as
+/// diagnostics); one with a message still needs reporting.
+using Status = Expected<std::monostate>;
+
+/// A successful Status.
+inline Status success() { return std::monostate(); }
 
 enum class EmitKind { IR, CUDA, OpenCL, PTX, Variants, JSON };
 
@@ -24,6 +37,11 @@ std::optional<EmitKind> parseEmitKind(const std::string &S);
 struct CompileOptions {
   /// A path, or "-" for standard input.
   std::string Input;
+  /// The text to compile where the caller has it already (C and C++ input,
+  /// which loopy-extract lifted to .loop text), named InputName in
+  /// diagnostics; else the text is read from Input.
+  std::optional<std::string> InputText;
+  std::string InputName;
   /// Where the output goes; empty for standard output.
   std::string Output;
   EmitKind Emit = EmitKind::IR;
@@ -61,21 +79,22 @@ struct CompileOptions {
   std::string Db;
   /// Target of --emit=ptx.
   std::string Arch = "sm_90";
-  /// Planner constraints: threads per block at least, blocks at least.
-  long MinThreads = 32;
-  long MinBlocks = 1;
-  long MaxSharedBytes = 48 * 1024; // per block; more is allocated at launch
+  /// Planner constraints (--min-threads, --min-blocks, --max-shared).
+  PlannerOptions Planner;
+  /// Threads that lower, compile and run variants (0: one per core).
+  unsigned Jobs = 0;
   /// Bound on isl's work per kernel (0: unlimited).
   unsigned long IslMaxOperations = 20000000;
 };
 
-int runCompiler(const CompileOptions &Opts, std::ostream &Out,
-                std::ostream &Err);
+/// Compiles as \p Opts says; the output goes to \p Out (or the file
+/// Opts.Output), diagnostics to \p Err.
+Status runCompiler(const CompileOptions &Opts, std::ostream &Out,
+                   std::ostream &Err);
 
-/// The text of \p Path, or of standard input for "-"; nullopt with \p Error
-/// set if it cannot be read.
-std::optional<std::string> readSource(const std::string &Path,
-                                      std::string &Error);
+/// The text of \p Path, or of standard input for "-"; a user Failure
+/// saying why it cannot be read.
+Expected<std::string> readSource(const std::string &Path);
 
 } // namespace loopy
 

@@ -17,6 +17,8 @@
 #ifndef LOOPY_RUNTIME_GPUWORKER_H
 #define LOOPY_RUNTIME_GPUWORKER_H
 
+#include "loopy/Support/Expected.h"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -195,6 +197,12 @@ private:
 /// candidate. Returns "" where none exists; \p Tried lists the paths
 /// looked at, separated by ", ".
 std::string findWorker(std::string &Tried);
+
+/// Starts a GpuWorker (see its constructor) for callers outside this
+/// library, which take failures as values: a user Failure where there is
+/// no usable GPU (NoGpuError), an internal one where the worker cannot
+/// start (WorkerError).
+Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath = "");
 
 } // namespace loopy::gpu
 

@@ -13,15 +13,15 @@
 // of the kernel (the domain { [i] : 0 <= i < n } becomes
 // { [i] : n = 64 and 0 <= i <= 63 }), and the parametric sets cannot be
 // recovered from the folded ones, so the hash is taken of the kernel built
-// without -D values: kernelHashes builds those from the parsed module.
+// without -D values, which CheckedSource::parametricKernel (Compile.h)
+// gives. Nothing here parses or checks: the hash is of the checked kernel
+// it is handed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_TUNER_KERNELHASH_H
 #define LOOPY_TUNER_KERNELHASH_H
 
-#include "loopy/Frontend/AST.h"
 #include "loopy/IR/Kernel.h"
-#include "loopy/Support/SourceManager.h"
 
 #include <map>
 #include <string>
@@ -35,13 +35,6 @@ std::string canonicalKernelText(const Kernel &K);
 
 /// SHA-256 (hex) of canonicalKernelText(K). Same preconditions.
 std::string kernelHash(const Kernel &K);
-
-/// The hash of every kernel of \p M, by kernel name. Builds the kernels
-/// again without -D values, its diagnostics going to no stream; throws
-/// std::runtime_error, with those diagnostics in its message, if that build
-/// has errors.
-std::map<std::string, std::string>
-kernelHashes(const ast::Module &M, isl::ctx Ctx, const SourceManager &SM);
 
 /// Fixed parameter values as the database keys them: "m=4096,n=4096",
 /// sorted by name; "" for none.

@@ -15,11 +15,14 @@
 #ifndef LOOPY_TUNER_TUNER_H
 #define LOOPY_TUNER_TUNER_H
 
-#include "loopy/Driver/ParallelLower.h"
+#include "loopy/CodeGen/DeviceAST.h"
+#include "loopy/Compile/Compile.h"
 #include "loopy/Interp/HostData.h"
 #include "loopy/Interp/Work.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Runtime/GpuWorker.h"
+#include "loopy/Support/Diagnostics.h"
+#include "loopy/Support/Expected.h"
 #include "loopy/Tuner/TuningDB.h"
 
 #include <chrono>
@@ -45,6 +48,8 @@ struct TuneOptions {
   /// Compiled variants are cached here; empty for defaultCompileCacheDir().
   std::string CacheDir;
   PlannerOptions Planner;
+  /// Threads that lower and compile the candidates (0: one per core).
+  unsigned Jobs = 0;
   /// Testing the tuner: plant this bug (see CodeGen/Plant.h) in the
   /// variant ranked second of those timed.
   std::string Plant;
@@ -67,9 +72,10 @@ struct TuneOptions {
 
 /// One kernel to tune, at one set of sizes.
 struct TuneRequest {
+  /// The checked kernel, with the -D values fixed: kernel number
+  /// KernelIndex of Source, which lowers it on every core (lowerVariants).
   const Kernel *K = nullptr;
-  /// The source, for lowering on every core.
-  const KernelSource *Source = nullptr;
+  const CheckedSource *Source = nullptr;
   size_t KernelIndex = 0;
   /// kernelHash of the kernel without -D values.
   std::string KernelHash;
@@ -103,19 +109,22 @@ struct TuneResult {
          TimingSeconds = 0;
 };
 
-class TuneError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
+/// Tunes \p R on the GPU of \p W. Where no variant is both correct and
+/// runnable (nothing is stored then) or the database cannot be used, the
+/// error is reported on \p Diags (at the kernel, or naming the database
+/// file) and the result is a user Failure; a GPU worker that fails is an
+/// internal Failure.
+Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
+                          gpu::GpuWorker &W, DiagnosticEngine &Diags);
 
-/// Tunes \p R on the GPU of \p W. Throws TuneError when no variant is
-/// both correct and runnable (nothing is stored then), TuningDBError when
-/// the database cannot be used.
-TuneResult tune(const TuneRequest &R, const TuneOptions &Opts,
-                gpu::GpuWorker &W);
+/// The key under which \p R's result, searched under \p Planner, is stored
+/// on \p Dev.
+TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
+                    const gpu::DeviceInfo &Dev);
 
-/// The key under which \p R's result is stored on \p W's GPU.
-TuningKey tuningKey(const TuneRequest &R, const gpu::DeviceInfo &Dev);
+/// The planner's options as the database keys them:
+/// "max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,min_threads=32".
+std::string plannerOptionsText(const PlannerOptions &Opts);
 
 /// The launches of \p P at \p Params: one per kernel whose grid is not
 /// empty, arguments bound by name (arrays to the buffers of that name).

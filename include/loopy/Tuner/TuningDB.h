@@ -2,8 +2,9 @@
 //
 // Remembers the winner of each tuning run in an SQLite file, so that the next
 // run of the same kernel on the same machine does not tune again. A result is
-// keyed by the kernel's content hash, its fixed parameter values and the
-// device, driver and NVRTC that produced it; it holds the winning schedule,
+// keyed by the kernel's content hash, its fixed parameter values, the
+// planner's options that bounded the search and the device, driver and NVRTC
+// that produced it; it holds the winning schedule,
 // its CUDA source and timings, and the outcome of every variant timed.
 //
 // Several processes may use one file at once: the database runs in WAL mode,
@@ -49,6 +50,10 @@ struct TuningKey {
   std::string DriverVersion;
   /// nvrtcVersionString(), e.g. "13.0".
   std::string NvrtcVersion;
+  /// plannerOptionsText() of the planner's options: a search under other
+  /// constraints (--max-shared, --min-threads, --min-blocks) is another
+  /// search.
+  std::string PlannerOptions;
 };
 
 /// The winner of one tuning run.
@@ -95,9 +100,10 @@ struct VariantResult {
 class TuningDB {
 public:
   /// Opens the database at \p Path, creating the file and its parent folders
-  /// if missing. Throws TuningDBError if the file cannot be opened, is not
-  /// an SQLite database, holds other tables than a tuning database's, or has
-  /// a schema version other than this loopyc's. \p BusyTimeout bounds how
+  /// if missing, and upgrading one of schema version 1. Throws TuningDBError
+  /// if the file cannot be opened, is not an SQLite database, holds other
+  /// tables than a tuning database's, or has a newer schema version than
+  /// this loopyc's. \p BusyTimeout bounds how
   /// long one operation waits for another process's lock.
   explicit TuningDB(const std::filesystem::path &Path,
                     std::chrono::milliseconds BusyTimeout =
@@ -121,8 +127,11 @@ public:
   /// none.
   bool erase(const TuningKey &Key);
 
-  /// The schema version this loopyc writes (PRAGMA user_version).
-  static constexpr int SchemaVersion = 1;
+  /// The schema version this loopyc writes (PRAGMA user_version). Version
+  /// 1 had no planner options in the key; a file of version 1 is upgraded
+  /// when opened, and its results, which do not say under which options
+  /// they were searched, are dropped.
+  static constexpr int SchemaVersion = 2;
 
 private:
   struct Connection;

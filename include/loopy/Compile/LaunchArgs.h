@@ -1,0 +1,45 @@
+//===- LaunchArgs.h - The arguments of a device kernel's launch -*- C++ -*-===//
+//
+// Every launcher -- the GPU worker's (tuner), OpenCL's (--check=opencl) and
+// the embedding API's -- binds a lowered kernel's parameters the same way:
+// index parameters as 64-bit integers (idx in the generated code), scalars
+// through scalarArgBytes, arrays by name to the launcher's buffers.
+// bindLaunchArgs does that once; each launcher then turns an array name
+// into its own kind of buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_COMPILE_LAUNCHARGS_H
+#define LOOPY_COMPILE_LAUNCHARGS_H
+
+#include "loopy/CodeGen/DeviceAST.h"
+#include "loopy/Interp/HostData.h"
+#include "loopy/Support/Expected.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loopy {
+
+/// One argument of a launch, in parameter order: the bytes of a value, or
+/// the array of that name.
+struct LaunchArg {
+  const device::KernelParam *Param = nullptr;
+  /// The value's bytes (index parameters and scalars); empty for arrays.
+  std::vector<unsigned char> Bytes;
+  bool isArray() const {
+    return Param->K == device::KernelParam::Kind::InArray ||
+           Param->K == device::KernelParam::Kind::OutArray;
+  }
+};
+
+/// The arguments of \p DK with the index parameters \p Params and the
+/// scalars \p Scalars. A user Failure names a parameter or scalar without a
+/// value.
+Expected<std::vector<LaunchArg>>
+bindLaunchArgs(const device::DeviceKernel &DK, const ParamValues &Params,
+               const std::map<std::string, HostScalar> &Scalars);
+
+} // namespace loopy
+
+#endif

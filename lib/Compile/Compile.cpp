@@ -1,0 +1,239 @@
+//===- Compile.cpp - The one way into the compiler ------------------------===//
+#include "loopy/Compile/Compile.h"
+
+#include "loopy/Analysis/Checks.h"
+#include "loopy/Compile/Parallel.h"
+#include "loopy/Frontend/Parser.h"
+#include "loopy/Runtime/Nvrtc.h"
+#include "loopy/Sema/Sema.h"
+
+#include <algorithm>
+#include <cassert>
+#include <sstream>
+
+namespace loopy {
+
+//===----------------------------------------------------------------------===//
+// Source to checked kernels
+//===----------------------------------------------------------------------===//
+
+CheckedSource::CheckedSource(std::shared_ptr<const SourceManager> SM,
+                             CheckOptions Opts)
+    : SM(std::move(SM)), Opts(std::move(Opts)) {}
+
+CheckedSource::~CheckedSource() = default;
+
+std::optional<size_t> CheckedSource::findKernel(const std::string &Name) const {
+  for (size_t I = 0; I < Kernels.size(); ++I)
+    if (Kernels[I].Name == Name)
+      return I;
+  return std::nullopt;
+}
+
+Expected<const Kernel *> CheckedSource::parametricKernel(size_t KI) {
+  if (Opts.Defines.empty())
+    return &Kernels.at(KI);
+  if (Parametric.empty()) {
+    std::ostringstream Messages;
+    DiagnosticEngine Diags(SM.get(), Messages);
+    std::vector<Kernel> Built;
+    try {
+      Built = buildKernels(Module, Isl.get(), *SM, Diags, SemaOptions{});
+    } catch (TooManyErrors &) {
+    } catch (isl::exception &E) {
+      return Failure::internal(std::string("isl: ") + E.what());
+    }
+    // Sema leaves a statement with an error out of its kernel; what remains
+    // would be a different kernel.
+    if (Diags.hasErrors() || Built.size() != Kernels.size())
+      return Failure::user("the kernels of " + quote(SM->name()) +
+                           " do not build without -D values:\n" +
+                           Messages.str());
+    Parametric = std::move(Built);
+  }
+  return &Parametric.at(KI);
+}
+
+Expected<Kernel> CheckedSource::rebuildKernel(size_t KI, isl::ctx Ctx) const {
+  std::ostringstream Messages; // the text was checked already
+  DiagnosticEngine Diags(SM.get(), Messages);
+  std::vector<Kernel> Built;
+  try {
+    SemaOptions SO;
+    SO.Defines = Opts.Defines;
+    Built = buildKernels(Module, Ctx, *SM, Diags, SO);
+  } catch (TooManyErrors &) {
+  } catch (isl::exception &E) {
+    return Failure::internal(std::string("isl: ") + E.what());
+  }
+  if (Diags.hasErrors() || KI >= Built.size())
+    return Failure::internal("the kernel could not be rebuilt: " +
+                             Messages.str());
+  return std::move(Built[KI]);
+}
+
+Expected<std::unique_ptr<CheckedSource>>
+checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
+            DiagnosticEngine &Diags) {
+  std::unique_ptr<CheckedSource> C(new CheckedSource(SM, Opts));
+  try {
+    C->Module = parseModule(*SM, Diags);
+    // The quota bounds the checks only: printing what passed them is cheap,
+    // and must not fail half-way.
+    IslMaxOperationsGuard Quota(C->Isl.raw(), Opts.IslMaxOperations);
+    try {
+      SemaOptions SO;
+      SO.Defines = Opts.Defines;
+      C->Kernels = buildKernels(C->Module, C->Isl.get(), *SM, Diags, SO);
+      for (const Kernel &K : C->Kernels)
+        checkKernel(K, Diags);
+    } catch (isl::exception &E) {
+      // Past the quota, isl fails in the call that hit it (an
+      // exception_quota from the C++ bindings) or, after a C call, in a
+      // later call that got its null result.
+      if (!dynamic_cast<isl::exception_quota *>(&E) &&
+          !Quota.hasQuotaExceeded())
+        throw;
+      Diags.error("isl exceeded its limit of " +
+                  std::to_string(Opts.IslMaxOperations) +
+                  " operations while checking " + quote(SM->name()) +
+                  "; simplify the domain or raise --isl-max-operations");
+      return Failure::user("");
+    }
+  } catch (TooManyErrors &) {
+    return Failure::user("");
+  } catch (isl::exception &E) {
+    return Failure::internal(std::string("isl: ") + E.what());
+  }
+  if (Diags.hasErrors())
+    return Failure::user("");
+  return C;
+}
+
+//===----------------------------------------------------------------------===//
+// Plan
+//===----------------------------------------------------------------------===//
+
+Expected<std::vector<Variant>> planVariants(const Kernel &K,
+                                            const PlannerOptions &Opts) {
+  std::string Error;
+  std::vector<Variant> Vs = planKernel(K, Opts, Error);
+  if (Vs.empty())
+    return Failure::user("cannot schedule kernel " + quote(K.Name) + ": " +
+                         Error);
+  return Vs;
+}
+
+bool namesSchedule(const std::string &Name) {
+  return !Name.empty() && !std::all_of(Name.begin(), Name.end(), [](char C) {
+    return C >= '0' && C <= '9';
+  });
+}
+
+Expected<Variant> chooseVariant(const Kernel &K,
+                                const std::vector<Variant> &Planned,
+                                const std::string &Name) {
+  if (Name.empty()) {
+    assert(!Planned.empty() && "planVariants lists at least one variant");
+    return Planned.front();
+  }
+  std::string Error;
+  std::optional<Variant> V = findVariant(K, Planned, Name, Error);
+  if (!V)
+    return Failure::user(Error);
+  return std::move(*V);
+}
+
+//===----------------------------------------------------------------------===//
+// Lower
+//===----------------------------------------------------------------------===//
+
+Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
+                                             LoweringCache *Cache) {
+  try {
+    return lowerKernel(K, V.Schedules, Cache);
+  } catch (isl::exception &E) {
+    return Failure::internal(std::string("isl: ") + E.what());
+  }
+}
+
+namespace {
+
+/// Variants that map their outputs to blocks and threads alike share the
+/// per-thread loop nests of Init and Write, and with equal reduction tiles
+/// that of the body: the grid maps of every statement's schedule.
+std::string tilingKey(const Variant &V) {
+  std::string Key;
+  for (const Schedule &Sch : V.Schedules) {
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Grid)
+        Key += std::to_string(M.Index) + ":" + std::to_string(int(M.Ax)) +
+               "/" + std::to_string(M.Threads) + "/" + std::to_string(M.Ilp) +
+               (M.Strided ? "s " : " ");
+    Key += "| ";
+  }
+  return Key;
+}
+
+/// What one lowering thread keeps: its isl context, the kernel rebuilt in
+/// it, and the isl objects cached for later lowerings (which go before the
+/// context).
+struct LoweringThread {
+  IslContext Isl; // first in, last out
+  Expected<Kernel> K;
+  LoweringCache Cache;
+  LoweringThread(const CheckedSource &C, size_t KI)
+      : K(C.rebuildKernel(KI, Isl.get())) {}
+};
+
+} // namespace
+
+std::vector<Expected<device::DeviceProgram>>
+lowerVariants(const CheckedSource &C, size_t KI, const std::vector<Variant> &Vs,
+              const std::vector<size_t> &Pick, unsigned Threads) {
+  std::vector<Expected<device::DeviceProgram>> Out;
+  Out.reserve(Pick.size());
+  for (size_t I = 0; I < Pick.size(); ++I)
+    Out.emplace_back(Failure::internal("the variant was not lowered"));
+  if (Pick.empty())
+    return Out;
+  // Rebuilding the kernel costs about as much as lowering a few variants.
+  Threads = workerCount(Threads, (Pick.size() + 3) / 4);
+  // A thread's cache serves only its own lowerings: each takes whole groups
+  // of variants of one tiling, so that their nests are generated once.
+  std::map<std::string, std::vector<size_t>> ByTiling;
+  for (size_t I = 0; I < Pick.size(); ++I)
+    ByTiling[tilingKey(Vs[Pick[I]])].push_back(I);
+  // Groups larger than a share of the work split, so that every thread
+  // gets some.
+  size_t Most = std::max<size_t>(1, Pick.size() / (4 * Threads));
+  std::vector<std::vector<size_t>> Groups;
+  for (auto &[Key, Members] : ByTiling)
+    for (size_t F = 0; F < Members.size(); F += Most)
+      Groups.emplace_back(Members.begin() + F,
+                          Members.begin() + std::min(F + Most, Members.size()));
+  parallelForEach(
+      Groups.size(), Threads,
+      [&] { return std::make_unique<LoweringThread>(C, KI); },
+      [&](LoweringThread &T, size_t G) {
+        for (size_t I : Groups[G])
+          Out[I] = T.K ? lowerVariant(*T.K, Vs[Pick[I]], &T.Cache)
+                       : Expected<device::DeviceProgram>(T.K.failure());
+      });
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Compile
+//===----------------------------------------------------------------------===//
+
+Expected<std::string> compileVariant(const std::string &Cuda,
+                                     const std::string &Name,
+                                     const std::string &Arch, bool Cubin) {
+  NvrtcResult R = compileCuda(Cuda, Name, Arch, Cubin);
+  if (!R.Ok)
+    return Failure::user(R.Log);
+  return std::move(R.Output);
+}
+
+} // namespace loopy
