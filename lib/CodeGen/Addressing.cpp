@@ -12,14 +12,13 @@ Addressing buildAddressing(const StatementMapping &M) {
   Addressing Out;
   Out.K = &K;
   isl::ast_build Build = isl::ast_build::from_context(M.Context);
-  isl_ast_build *B = Build.get();
   for (const Argument &A : K.Args) {
     std::vector<std::string> Ext, Str;
     auto Text = [&](const isl::aff &X) {
       // Shapes and strides are functions of the parameters alone.
       isl_aff *Al = isl_aff_project_domain_on_params(X.copy());
       isl::pw_aff P = M.fixSizes(isl::manage(isl_pw_aff_from_aff(Al)));
-      return exprText(B, isl::manage(isl_pw_aff_align_params(P.release(),
+      return exprText(Build, isl::manage(isl_pw_aff_align_params(P.release(),
                                                              M.Params.copy())));
     };
     for (const isl::aff &X : A.Shape)

@@ -25,12 +25,12 @@ NodeList convertAst(const isl::ast_node &N,
         Out.push_back(std::move(X));
   } else if (N.isa<isl::ast_node_for>()) {
     isl::ast_node_for F = N.as<isl::ast_node_for>();
-    std::string Iter = printAstExpr(F.iterator().get());
+    std::string Iter = printAstExpr(F.iterator());
     if (F.is_degenerate()) {
       auto B = std::make_unique<Node>(Node::Kind::Block);
       auto D = std::make_unique<Node>(Node::Kind::Declare);
       D->Iter = Iter;
-      D->Init = printAstExpr(F.init().get());
+      D->Init = printAstExpr(F.init());
       B->Body.push_back(std::move(D));
       for (NodePtr &X : convertAst(F.body(), Unrolled, User))
         B->Body.push_back(std::move(X));
@@ -38,9 +38,9 @@ NodeList convertAst(const isl::ast_node &N,
     } else {
       auto L = std::make_unique<Node>(Node::Kind::For);
       L->Iter = Iter;
-      L->Init = printAstExpr(F.init().get());
-      L->Cond = printAstExpr(F.cond().get());
-      L->Step = printAstExpr(F.inc().get());
+      L->Init = printAstExpr(F.init());
+      L->Cond = printAstExpr(F.cond());
+      L->Step = printAstExpr(F.inc());
       L->Unroll = Unrolled.count(Iter) != 0;
       L->Body = convertAst(F.body(), Unrolled, User);
       Out.push_back(std::move(L));
@@ -48,7 +48,7 @@ NodeList convertAst(const isl::ast_node &N,
   } else if (N.isa<isl::ast_node_if>()) {
     isl::ast_node_if If = N.as<isl::ast_node_if>();
     auto F = std::make_unique<Node>(Node::Kind::If);
-    F->Cond = printAstExpr(If.cond().get());
+    F->Cond = printAstExpr(If.cond());
     F->Body = convertAst(If.then_node(), Unrolled, User);
     if (If.has_else_node())
       F->Else = convertAst(If.else_node(), Unrolled, User);

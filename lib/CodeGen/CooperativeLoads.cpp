@@ -102,14 +102,14 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
   for (unsigned D = 0; D < N; ++D) {
     isl_aff *A =
         isl_aff_project_domain_on_params(isl_multi_aff_get_at(Elem, D));
-    Sub.push_back(exprText(B.get(), isl::manage(isl_pw_aff_from_aff(A))));
+    Sub.push_back(exprText(B, isl::manage(isl_pw_aff_from_aff(A))));
   }
   isl::set InFoot = isl::manage(isl_set_preimage_multi_aff(
       isl_set_align_params(Foot, isl_set_get_space(BoxCtx.get())), Elem));
   isl::ast_expr GE = B.expr_from(InFoot.params());
   std::string Guard;
   if (!GE.isa<isl::ast_expr_int>())
-    Guard = printAstExpr(GE.get());
+    Guard = printAstExpr(GE);
 
   // Text: the linear thread id, the position, its digits, the copy.
   std::string Tid;
@@ -270,7 +270,7 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
         isl::manage(isl_ast_expr_get_op_arg(Call.get(), 1 + NO));
     auto D = std::make_unique<Node>(Node::Kind::Declare);
     D->Iter = G.NextTile;
-    D->Init = printAstExpr(Arg.get());
+    D->Init = printAstExpr(Arg);
     auto C = std::make_unique<Node>(Node::Kind::Comment);
     C->Text = "fetch the next tile of the staged reads into registers";
     Out.push_back(std::move(C));

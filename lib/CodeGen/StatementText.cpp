@@ -22,13 +22,13 @@ static isl_aff *liftToDomainOf(isl_aff *Off, isl_pw_aff *X) {
                           isl_space_dim(Dom.get(), isl_dim_set));
 }
 
-static std::string tupleDimText(CodeGenState &G, isl_ast_build *Build,
+static std::string tupleDimText(CodeGenState &G, const isl::ast_build &Build,
                                 const isl::pw_multi_aff &Iter, unsigned Pos) {
   return exprText(Build,
                   isl::manage(isl_pw_multi_aff_get_pw_aff(Iter.get(), Pos)));
 }
 
-static std::string registerIndex(CodeGenState &G, isl_ast_build *Build,
+static std::string registerIndex(CodeGenState &G, const isl::ast_build &Build,
                                  const isl::pw_multi_aff &Iter, Piece P) {
   StatementMapping &M = G.M;
   const Statement &S = *G.M.S;
@@ -50,7 +50,7 @@ static std::string registerIndex(CodeGenState &G, isl_ast_build *Build,
 }
 
 static std::string readText(CodeGenState &G, unsigned Read,
-                            isl_ast_build *Build, const isl::pw_multi_aff &Iter,
+                            const isl::ast_build &Build, const isl::pw_multi_aff &Iter,
                             Piece P) {
   StatementMapping &M = G.M;
   const Statement &S = *G.M.S;
@@ -93,7 +93,7 @@ static std::string literal(const Expr &E) {
 }
 
 static std::string valueText(CodeGenState &G, const Expr &E,
-                             isl_ast_build *Build,
+                             const isl::ast_build &Build,
                              const isl::pw_multi_aff &Iter, Piece P) {
   StatementMapping &M = G.M;
   const Kernel &K = *G.M.K;
@@ -177,7 +177,7 @@ std::string identity(ReduceOp Op, DType T) {
 
 std::string zeroOf(DType T) { return identity(ReduceOp::Sum, T); }
 
-static std::string writtenElement(CodeGenState &G, isl_ast_build *Build,
+static std::string writtenElement(CodeGenState &G, const isl::ast_build &Build,
                                   const isl::pw_multi_aff &Iter, Piece P) {
   StatementMapping &M = G.M;
   const Statement &S = *G.M.S;
@@ -193,7 +193,7 @@ static std::string writtenElement(CodeGenState &G, isl_ast_build *Build,
   return G.Addr.element(S.Write.Arg, Sub);
 }
 
-Instance instanceText(CodeGenState &G, isl_ast_build *Build,
+Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
                       const std::string &Tuple, isl::pw_multi_aff Iter) {
   StatementMapping &M = G.M;
   const Statement &S = *G.M.S;

@@ -22,7 +22,7 @@ namespace loopy {
 
 /// The lines of the instance of piece tuple \p Tuple at \p Build, where
 /// \p Iter { [schedule] -> Tuple[...] } gives the piece's coordinates.
-Instance instanceText(CodeGenState &G, isl_ast_build *Build,
+Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
                       const std::string &Tuple, isl::pw_multi_aff Iter);
 
 /// The identity of \p Op on \p T as C text (0 for sums, -inf for max, ...).

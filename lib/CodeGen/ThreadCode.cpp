@@ -15,11 +15,11 @@ namespace loopy {
 
 using namespace device;
 
-static Instance instanceAt(CodeGenState &G, isl_ast_build *Build,
+static Instance instanceAt(CodeGenState &G, const isl::ast_build &Build,
                            const std::string &Tuple) {
   // The nest runs over a tuple of a neutral name; the instance is one of
   // piece Tuple.
-  isl_map *M = isl_map_from_union_map(isl_ast_build_get_schedule(Build));
+  isl_map *M = isl_map_from_union_map(Build.schedule().release());
   M = isl_map_set_tuple_name(M, isl_dim_in, Tuple.c_str());
   isl::pw_multi_aff Iter =
       isl::manage(isl_pw_multi_aff_from_map(isl_map_reverse(M)));
@@ -29,11 +29,11 @@ static Instance instanceAt(CodeGenState &G, isl_ast_build *Build,
   auto Real = G.Guards.find(Tuple);
   if (Real != G.Guards.end()) {
     isl::set OnSchedule = Real->second.preimage(Iter);
-    isl::ast_expr E = isl::manage_copy(Build).expr_from(OnSchedule);
+    isl::ast_expr E = Build.expr_from(OnSchedule);
     bool True =
         E.isa<isl::ast_expr_int>() && E.as<isl::ast_expr_int>().val().is_one();
     if (!True)
-      I.Guard = printAstExpr(E.get());
+      I.Guard = printAstExpr(E);
   }
   return I;
 }
@@ -91,7 +91,7 @@ static NodeList generate(CodeGenState &G, isl::map Schedule,
                C, Iterators, Unroll);
   size_t First = G.Instances.size();
   for (const isl::ast_build &B : N.Builds)
-    G.Instances.push_back(instanceAt(G, B.get(), Tuple));
+    G.Instances.push_back(instanceAt(G, B, Tuple));
   NodeList L;
   if (!N.Tree.is_null())
     L = convertAst(N.Tree, G.PragmaUnroll, [&G, First](isl_ast_node *U) {

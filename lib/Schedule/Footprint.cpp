@@ -1,6 +1,7 @@
 //===- Footprint.cpp - Staged reads: footprints, boxes, buffers -----------===//
 #include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/IslUtil.h"
+#include "loopy/Support/Isl.h"
 #include "loopy/Support/Diagnostics.h"
 
 #include <isl/aff.h>
@@ -23,23 +24,14 @@ std::string Stage::element(const std::vector<std::string> &Box) const {
 }
 
 std::optional<FootprintBox> fixedBox(const isl::set &Footprint) {
-  isl_fixed_box *B = isl_set_get_simple_fixed_box_hull(Footprint.get());
-  if (!B)
+  isl::fixed_box B = Footprint.simple_fixed_box_hull();
+  if (!B.is_valid())
     return std::nullopt;
-  std::optional<FootprintBox> R;
-  if (isl_fixed_box_is_valid(B) == isl_bool_true) {
-    FootprintBox FB{isl::manage(isl_fixed_box_get_offset(B)), {}};
-    isl_multi_val *Size = isl_fixed_box_get_size(B);
-    for (int I = 0; I < isl_multi_val_size(Size); ++I) {
-      isl_val *V = isl_multi_val_get_at(Size, I);
-      FB.Size.push_back(isl_val_get_num_si(V));
-      isl_val_free(V);
-    }
-    isl_multi_val_free(Size);
-    R = std::move(FB);
-  }
-  isl_fixed_box_free(B);
-  return R;
+  FootprintBox FB{B.offset(), {}};
+  isl::multi_val Size = B.size();
+  for (unsigned I = 0, N = Size.size(); I < N; ++I)
+    FB.Size.push_back(toLong(Size.at(I)));
+  return FB;
 }
 
 /// The shared buffer's layout. A dimension of the footprint that follows a
@@ -58,16 +50,16 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   int Best = -1;
   long BestVector = 1;
   for (unsigned D = 0; D < N; ++D) {
-    isl_aff *X = isl_multi_aff_get_at(MA.get(), D);
+    isl::aff X = MA.at(D);
     // The subscript must be one output index (coefficient 1) plus a
     // constant: other indices would break the vector's alignment.
     const IndexMap *Follows = nullptr;
     bool Clean = true;
     for (unsigned I = 0; I < S.Indices.size(); ++I) {
-      isl_val *C = isl_aff_get_coefficient_val(X, isl_dim_in, I);
-      bool Zero = isl_val_is_zero(C) == isl_bool_true;
-      bool One = isl_val_is_one(C) == isl_bool_true;
-      isl_val_free(C);
+      isl::val C = take(X.ctx(), isl_aff_get_coefficient_val(X.get(),
+                                                             isl_dim_in, I));
+      bool Zero = C.is_zero();
+      bool One = C.is_one();
       if (Zero)
         continue;
       const IndexMap *M = Sch.find(S.Indices[I]);
@@ -76,7 +68,6 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
       else
         Clean = false;
     }
-    isl_aff_free(X);
     if (!Clean || !Follows || Follows->Strided || Follows->Ilp < 2)
       continue;
     long V = std::min(Follows->Ilp, 16 / ElemBytes);
@@ -127,8 +118,8 @@ Expected<std::vector<Stage>> stageReads(StatementMapping &M,
         BlockIters = M.blockIterations();
       // Without the parameters it does not involve, it serves every split
       // of the block.
-      Known.Footprint = isl::manage(isl_set_drop_unused_params(
-          BlockIters.apply(M.align(Acc.Relation)).coalesce().release()));
+      isl::set F = BlockIters.apply(M.align(Acc.Relation)).coalesce();
+      Known.Footprint = take(F.ctx(), isl_set_drop_unused_params(F.release()));
       Known.Box = fixedBox(Known.Footprint);
     }
     isl::set F = M.align(Known.Footprint);

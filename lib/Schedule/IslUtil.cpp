@@ -1,10 +1,12 @@
 //===- IslUtil.cpp - isl helpers for lowering -----------------------------===//
 #include "loopy/Schedule/IslUtil.h"
+#include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 #include <isl/constraint.h>
+#include <isl/cpp.h>
 #include <isl/id.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
@@ -13,39 +15,39 @@
 #include <isl/val.h>
 
 #include <cassert>
+#include <map>
 
 namespace loopy {
 
-template <typename Add, typename T>
-static T addConstraintImpl(T S, isl_space *Sp, const std::vector<Term> &Terms,
-                           long Cst, bool Eq, Add AddFn) {
-  isl_local_space *LS = isl_local_space_from_space(Sp);
-  isl_constraint *C =
-      Eq ? isl_equality_alloc(LS) : isl_inequality_alloc(LS);
-  for (const Term &X : Terms) {
-    isl_val *Old = isl_constraint_get_coefficient_val(C, X.T, X.Pos);
-    long V = isl_val_get_num_si(Old) + X.Coef;
-    isl_val_free(Old);
-    C = isl_constraint_set_coefficient_si(C, X.T, X.Pos, V);
-  }
-  C = isl_constraint_set_constant_si(C, Cst);
-  return AddFn(S, C);
+/// The constraint sum(Terms) + Cst >= 0 (== 0 when \p Eq) in space \p Sp,
+/// handed to the isl call that takes it. A term may name a dimension twice:
+/// the coefficients add up.
+static isl_constraint *makeConstraint(isl::space Sp,
+                                      const std::vector<Term> &Terms, long Cst,
+                                      bool Eq) {
+  std::map<std::pair<int, unsigned>, long> Coef;
+  for (const Term &X : Terms)
+    Coef[{int(X.T), X.Pos}] += X.Coef;
+  isl_local_space *LS = isl_local_space_from_space(Sp.release());
+  isl_constraint *C = Eq ? isl_equality_alloc(LS) : isl_inequality_alloc(LS);
+  for (const auto &[Dim, V] : Coef)
+    C = isl_constraint_set_coefficient_si(C, isl_dim_type(Dim.first),
+                                          Dim.second, V);
+  return isl_constraint_set_constant_si(C, Cst);
 }
 
 isl::set addConstraint(isl::set S, const std::vector<Term> &Terms, long Cst,
                        bool Eq) {
-  isl_space *Sp = isl_set_get_space(S.get());
-  isl_set *R = addConstraintImpl(S.release(), Sp, Terms, Cst, Eq,
-                                       isl_set_add_constraint);
-  return isl::manage(R);
+  isl_ctx *Ctx = S.ctx().get();
+  isl_constraint *C = makeConstraint(S.space(), Terms, Cst, Eq);
+  return take(Ctx, isl_set_add_constraint(S.release(), C));
 }
 
 isl::map addConstraint(isl::map M, const std::vector<Term> &Terms, long Cst,
                        bool Eq) {
-  isl_space *Sp = isl_map_get_space(M.get());
-  isl_map *R = addConstraintImpl(M.release(), Sp, Terms, Cst, Eq,
-                                       isl_map_add_constraint);
-  return isl::manage(R);
+  isl_ctx *Ctx = M.ctx().get();
+  isl_constraint *C = makeConstraint(M.space(), Terms, Cst, Eq);
+  return take(Ctx, isl_map_add_constraint(M.release(), C));
 }
 
 isl::space paramSpace(isl::ctx Ctx, const std::vector<std::string> &Names) {
@@ -78,35 +80,24 @@ isl::set eliminateParams(isl::set S, const std::vector<std::string> &Names) {
 }
 
 bool accessUses(const isl::map &Rel, int OutDim, unsigned InDim) {
-  isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(Rel.copy());
-  struct Query {
-    int OutDim;
-    unsigned InDim;
-    bool Uses = false;
-  } Q{OutDim, InDim};
-  isl_pw_multi_aff_foreach_piece(
-      PMA,
-      [](isl_set *Dom, isl_multi_aff *MA, void *User) -> isl_stat {
-        auto *Q = static_cast<Query *>(User);
-        int N = isl_multi_aff_dim(MA, isl_dim_out);
-        for (int D = 0; D < N; ++D) {
-          if (Q->OutDim >= 0 && D != Q->OutDim)
-            continue;
-          isl_aff *A = isl_multi_aff_get_aff(MA, D);
-          Q->Uses |= isl_aff_involves_dims(A, isl_dim_in, Q->InDim, 1) ==
-                     isl_bool_true;
-          isl_aff_free(A);
-        }
-        isl_multi_aff_free(MA);
-        isl_set_free(Dom);
-        return isl_stat_ok;
-      },
-      &Q);
-  isl_pw_multi_aff_free(PMA);
-  return Q.Uses;
+  bool Uses = false;
+  isl::pw_multi_aff PMA =
+      take(Rel.ctx(), isl_pw_multi_aff_from_map(Rel.copy()));
+  PMA.foreach_piece([&](isl::set, isl::multi_aff MA) {
+    unsigned N = MA.size();
+    for (unsigned D = 0; D < N; ++D) {
+      if (OutDim >= 0 && static_cast<int>(D) != OutDim)
+        continue;
+      isl::aff A = MA.at(D);
+      Uses |= checkBool(A.ctx().get(),
+                        isl_aff_involves_dims(A.get(), isl_dim_in, InDim, 1));
+    }
+  });
+  return Uses;
 }
 
-static int opPrecedence(isl_ast_expr *E) {
+static int opPrecedence(const isl::ast_expr &Expr) {
+  isl_ast_expr *E = Expr.get();
   if (isl_ast_expr_get_type(E) != isl_ast_expr_op)
     return 100;
   switch (isl_ast_expr_get_op_type(E)) {
@@ -142,18 +133,14 @@ static int opPrecedence(isl_ast_expr *E) {
   }
 }
 
-std::string printAstExpr(isl_ast_expr *E) {
+std::string printAstExpr(const isl::ast_expr &Expr) {
+  isl_ast_expr *E = Expr.get();
+  isl_ctx *Ctx = Expr.ctx().get();
   switch (isl_ast_expr_get_type(E)) {
-  case isl_ast_expr_id: {
-    isl_id *Id = isl_ast_expr_get_id(E);
-    std::string S = isl_id_get_name(Id);
-    isl_id_free(Id);
-    return S;
-  }
+  case isl_ast_expr_id:
+    return take(Ctx, isl_ast_expr_get_id(E)).name();
   case isl_ast_expr_int: {
-    isl_val *V = isl_ast_expr_get_val(E);
-    long X = isl_val_get_num_si(V);
-    isl_val_free(V);
+    long X = toLong(take(Ctx, isl_ast_expr_get_val(E)));
     std::string S = std::to_string(X);
     if (X > 2147483647L || X < -2147483647L)
       S = "(idx)" + S;
@@ -165,10 +152,10 @@ std::string printAstExpr(isl_ast_expr *E) {
     return "/*?*/";
   }
   int N = isl_ast_expr_get_op_n_arg(E);
-  std::vector<isl_ast_expr *> A;
+  std::vector<isl::ast_expr> A;
   for (int I = 0; I < N; ++I)
-    A.push_back(isl_ast_expr_get_op_arg(E, I));
-  int P = opPrecedence(E);
+    A.push_back(take(Ctx, isl_ast_expr_get_op_arg(E, I)));
+  int P = opPrecedence(Expr);
   auto Arg = [&](int I, int MinPrec) {
     std::string S = printAstExpr(A[I]);
     return opPrecedence(A[I]) < MinPrec ? "(" + S + ")" : S;
@@ -250,16 +237,11 @@ std::string printAstExpr(isl_ast_expr *E) {
   default:
     R = "/*unsupported isl op*/";
   }
-  for (isl_ast_expr *X : A)
-    isl_ast_expr_free(X);
   return R;
 }
 
-std::string exprText(isl_ast_build *Build, isl::pw_aff PA) {
-  isl_ast_expr *E = isl_ast_build_expr_from_pw_aff(Build, PA.release());
-  std::string S = printAstExpr(E);
-  isl_ast_expr_free(E);
-  return S;
+std::string exprText(const isl::ast_build &Build, isl::pw_aff PA) {
+  return printAstExpr(Build.expr_from(PA));
 }
 
 } // namespace loopy

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "loopy/Schedule/Mapping.h"
 #include "loopy/Schedule/IslUtil.h"
+#include "loopy/Support/Isl.h"
 #include "loopy/Support/Diagnostics.h"
 
 #include <isl/aff.h>
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <sstream>
 
 namespace loopy {
 
@@ -128,29 +130,43 @@ isl::set StatementMapping::blockIterations() const {
   // answers (a footprint's box among them) follow how a set is written, so
   // the facts would depend on which variant asked first.
   isl::set E = align(S->Domain).intersect_params(BlockContext);
-  auto Param = [&](const std::string &N) { return paramPos(E, N); };
-  // B*b <= o < B*(b + 1) for a tile of B per block.
-  auto InTile = [&](unsigned Pos, unsigned P, long B) {
-    E = addConstraint(E, {{isl_dim_set, Pos, 1}, {isl_dim_param, P, -B}}, 0,
-                      false);
-    E = addConstraint(E, {{isl_dim_set, Pos, -1}, {isl_dim_param, P, B}}, B - 1,
-                      false);
-  };
   for (const IndexMap *M : GridMaps)
-    InTile(tuplePos(M->Index), Param(BlockId[static_cast<int>(M->Ax)]),
-           M->blockTile());
+    E = inTile(E, M->Index, BlockId[static_cast<int>(M->Ax)], M->blockTile());
   for (unsigned I = 0; I < SeqOutputs.size(); ++I)
     E = addConstraint(
         E,
         {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
-         {isl_dim_param, Param(SeqParams[I]), -1}},
+         {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
         0, true);
   if (Tiled)
-    InTile(tuplePos(Tiled->Index), Param(TileParam), Tiled->Tile);
-  if (BlockRed && BlockRed->Chunk)
-    InTile(tuplePos(BlockRed->Index),
-           Param(BlockId[static_cast<int>(BlockRed->Ax)]), BlockRed->Chunk);
+    E = inTile(E, Tiled->Index, TileParam, Tiled->Tile);
+  if (splitAcrossBlocks())
+    E = inTile(E, BlockRed->Index, BlockId[static_cast<int>(BlockRed->Ax)],
+               BlockRed->Chunk);
   return E.coalesce();
+}
+
+void StatementMapping::addOrigin(const isl::set &In, unsigned Index, long Sign,
+                                 std::vector<Term> &T, long &Cst) const {
+  auto O = Origins.find(Index);
+  if (O == Origins.end())
+    return;
+  for (const auto &[Name, C] : O->second.Coefficients)
+    T.push_back({isl_dim_param, paramPos(In, Name), Sign * C});
+  Cst += Sign * O->second.Constant;
+}
+
+isl::set StatementMapping::inTile(isl::set E, unsigned Index,
+                                  const std::string &Param, long B) const {
+  // B*p <= o - origin < B*(p + 1), on the statement's tuple.
+  unsigned Pos = tuplePos(Index), P = paramPos(E, Param);
+  std::vector<Term> Low = {{isl_dim_set, Pos, 1}, {isl_dim_param, P, -B}};
+  std::vector<Term> High = {{isl_dim_set, Pos, -1}, {isl_dim_param, P, B}};
+  long LowCst = 0, HighCst = B - 1;
+  addOrigin(E, Index, -1, Low, LowCst);
+  addOrigin(E, Index, 1, High, HighCst);
+  E = addConstraint(E, Low, LowCst, false);
+  return addConstraint(E, High, HighCst, false);
 }
 
 /// The tiling relations on the tuple space \p Sp of piece \p P: output
@@ -172,12 +188,13 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
     int A = static_cast<int>(M.Ax);
     unsigned B = paramPos(E, BlockId[A]), T = paramPos(E, ThreadId[A]);
     long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
-    E = addConstraint(E,
-                      {{isl_dim_set, O, 1},
-                       {isl_dim_param, B, -M.blockTile()},
-                       {isl_dim_param, T, -TC},
-                       {isl_dim_set, U, -UC}},
-                      0, true);
+    std::vector<Term> Eq = {{isl_dim_set, O, 1},
+                            {isl_dim_param, B, -M.blockTile()},
+                            {isl_dim_param, T, -TC},
+                            {isl_dim_set, U, -UC}};
+    long Cst = 0;
+    addOrigin(E, M.Index, -1, Eq, Cst);
+    E = addConstraint(E, Eq, Cst, true);
     E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
     E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
   }
@@ -192,21 +209,14 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
 isl::multi_aff StatementMapping::accessOnTuple(const isl::map &Rel,
                                                Piece P) const {
   // { S[indices] -> A[...] } as a function, then on the piece's tuple.
-  isl_pw_multi_aff *PMA = isl_pw_multi_aff_from_map(align(Rel).release());
-  isl_multi_aff *MA = nullptr;
-  isl_pw_multi_aff_foreach_piece(
-      PMA,
-      [](isl_set *Dom, isl_multi_aff *M, void *User) -> isl_stat {
-        isl_set_free(Dom);
-        auto **Out = static_cast<isl_multi_aff **>(User);
-        if (*Out)
-          isl_multi_aff_free(M);
-        else
-          *Out = M;
-        return isl_stat_ok;
-      },
-      &MA);
-  isl_pw_multi_aff_free(PMA);
+  isl::pw_multi_aff PMA =
+      take(Ctx, isl_pw_multi_aff_from_map(align(Rel).release()));
+  isl::multi_aff First;
+  PMA.foreach_piece([&First](isl::set, isl::multi_aff M) {
+    if (First.is_null())
+      First = M;
+  });
+  isl_multi_aff *MA = First.release();
   unsigned NIdx = S->Indices.size();
   if (P == Piece::Init || P == Piece::Write) {
     for (int I = NIdx - 1; I >= 0; --I)
@@ -218,7 +228,61 @@ isl::multi_aff StatementMapping::accessOnTuple(const isl::map &Rel,
                          : P == Piece::Write ? TupleWrite
                                              : TupleUpdate;
   MA = isl_multi_aff_set_tuple_name(MA, isl_dim_in, T.c_str());
-  return isl::manage(MA);
+  return take(Ctx, MA);
+}
+
+/// Where the blocks of index \p Index start (see IndexOrigin): its lowest
+/// value on the statement's domain where that can be negative. isl gives
+/// the lowest value as a function of the sizes; the blocks start there if
+/// it is one affine piece with integer coefficients, or else at its least
+/// value over all sizes if that is finite.
+static Expected<IndexOrigin> indexOrigin(const StatementMapping &Map,
+                                         unsigned Index) {
+  const Kernel &K = *Map.K;
+  isl_ctx *Ctx = Map.Ctx.get();
+  // The statement's domain under the sizes' context alone: the same set,
+  // written the same way, whatever the schedule.
+  isl::set D = Map.fixSizes(Map.S->Domain)
+                   .intersect_params(Map.fixSizes(K.Context));
+  unsigned Pos = Map.tuplePos(Index);
+  isl::set Neg = addConstraint(D, {{isl_dim_set, Pos, -1}}, -1, false);
+  if (Neg.is_empty())
+    return IndexOrigin{};
+  isl::pw_aff Low = take(Ctx, isl_set_dim_min(D.release(), Pos)).coalesce();
+  IndexOrigin O;
+  isl::aff A;
+  if (Low.n_piece() == 1)
+    Low.foreach_piece([&A](isl::set, isl::multi_aff P) { A = P.at(0); });
+  if (!A.is_null()) {
+    bool Integral =
+        checkSize(Ctx, isl_aff_dim(A.get(), isl_dim_div)) == 0 &&
+        take(Ctx, isl_aff_get_denominator_val(A.get())).is_one();
+    if (Integral) {
+      unsigned NP = checkSize(Ctx, isl_aff_dim(A.get(), isl_dim_param));
+      for (unsigned P = 0; P < NP; ++P) {
+        long C = toLong(
+            take(Ctx, isl_aff_get_coefficient_val(A.get(), isl_dim_param, P)));
+        if (C != 0)
+          O.Coefficients.push_back(
+              {isl_aff_get_dim_name(A.get(), isl_dim_param, P),
+               C});
+      }
+      O.Constant = toLong(A.constant_val());
+      return O;
+    }
+  }
+  isl::val Least = take(Ctx, isl_pw_aff_min_val(Low.copy()));
+  if (Least.is_int()) {
+    O.Constant = toLong(Least);
+    return O;
+  }
+  std::ostringstream Text;
+  Text << Low;
+  return Failure::user(
+      "index " + quote(K.IndexNames[Index]) +
+      " takes negative values, and its lowest value " + Text.str() +
+      " is neither one affine function of the sizes nor bounded below; no "
+      "block covers it");
 }
 
 Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
@@ -366,20 +430,23 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
     D = isl_set_set_dim_name(D, isl_dim_set, NIdx + R, Map.RegNames[R].c_str());
   isl::set E = isl::manage(D).intersect_params(Map.Context);
 
-  std::map<unsigned, bool> &Negative = Cache.statement(S.Name).Negative;
-  for (const IndexMap *M : Map.GridMaps) {
-    // Every point of the index must lie in some block: o >= 0.
-    auto Known = Negative.find(M->Index);
-    if (Known == Negative.end()) {
-      isl::set Neg = addConstraint(
-          E, {{isl_dim_set, (unsigned)Map.tuplePos(M->Index), -1}}, -1, false);
-      Known = Negative.emplace(M->Index, !Neg.is_empty()).first;
-    }
-    if (Known->second) {
-      Error = "index " + quote(K.IndexNames[M->Index]) +
-              " takes negative values, which no block covers";
-      return Failure::user(Error);
-    }
+  // Every point of an index split among blocks must lie in some block:
+  // the blocks (and a block's threads) start at the index's lowest value
+  // where it can be negative.
+  std::vector<unsigned> Split;
+  for (const IndexMap *M : Map.GridMaps)
+    Split.push_back(M->Index);
+  if (Map.BlockRed)
+    Split.push_back(Map.BlockRed->Index);
+  auto &Origins = Cache.statement(S.Name).Origins;
+  for (unsigned I : Split) {
+    auto Known = Origins.find(I);
+    if (Known == Origins.end())
+      Known = Origins.emplace(I, indexOrigin(Map, I)).first;
+    if (!Known->second)
+      return Known->second.failure();
+    if (!Known->second->isZero())
+      Map.Origins.emplace(I, *Known->second);
   }
   // contiguous: o = B*b + Ilp*t + u;  strided: o = B*b + T*u + t
   E = E.intersect(Map.frame(E.get_space(), Piece::Update));
@@ -393,37 +460,24 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   Map.OutDom = isl::manage(O);
 
   // Update runs inside the block-uniform loop over reduction tiles.
-  if (Map.Tiled) {
-    unsigned Kp = Map.tuplePos(Map.Tiled->Index),
-             P = paramPos(E, Map.TileParam);
-    E = addConstraint(
-        E, {{isl_dim_set, Kp, 1}, {isl_dim_param, P, -Map.Tiled->Tile}}, 0,
-        false);
-    E = addConstraint(
-        E, {{isl_dim_set, Kp, -1}, {isl_dim_param, P, Map.Tiled->Tile}},
-        Map.Tiled->Tile - 1, false);
-  }
+  if (Map.Tiled)
+    E = Map.inTile(E, Map.Tiled->Index, Map.TileParam, Map.Tiled->Tile);
 
   if (Map.BlockRed) {
-    // k = Threads * q + t for some q: each thread strides over k.
+    // k - origin = Threads * q + t for some q: each thread strides over k.
     unsigned Kp = Map.tuplePos(Map.BlockRed->Index);
     int A = static_cast<int>(Map.BlockRed->Ax);
-    if (long C = Map.BlockRed->Chunk) {
-      // Split across blocks: block b takes C*b <= k < C*(b + 1).
-      unsigned Bp = paramPos(E, Map.BlockId[A]);
-      E = addConstraint(E, {{isl_dim_set, Kp, 1}, {isl_dim_param, Bp, -C}}, 0,
-                        false);
-      E = addConstraint(E, {{isl_dim_set, Kp, -1}, {isl_dim_param, Bp, C}},
-                        C - 1, false);
-    }
+    // Split across blocks: block b takes C*b <= k - origin < C*(b + 1).
+    if (long C = Map.BlockRed->Chunk)
+      E = Map.inTile(E, Map.BlockRed->Index, Map.BlockId[A], C);
     isl_set *X = isl_set_add_dims(E.copy(), isl_dim_set, 1);
     unsigned Q = isl_set_dim(X, isl_dim_set) - 1;
-    isl::set XS =
-        addConstraint(isl::manage(X),
-                      {{isl_dim_set, Kp, 1},
-                       {isl_dim_set, Q, -Map.BlockRed->Threads},
-                       {isl_dim_param, paramPos(E, Map.ThreadId[A]), -1}},
-                      0, true);
+    std::vector<Term> Eq = {{isl_dim_set, Kp, 1},
+                            {isl_dim_set, Q, -Map.BlockRed->Threads},
+                            {isl_dim_param, paramPos(E, Map.ThreadId[A]), -1}};
+    long Cst = 0;
+    Map.addOrigin(E, Map.BlockRed->Index, -1, Eq, Cst);
+    isl::set XS = addConstraint(isl::manage(X), Eq, Cst, true);
     E = isl::manage(isl_set_project_out(XS.release(), isl_dim_set, Q, 1));
   }
   Map.Ext = E.coalesce();
@@ -464,7 +518,7 @@ BlockGrid blockGrid(const StatementMapping &Map, bool WithLaunchIf) {
   BlockGrid G;
   std::string *GridIsl = G.Isl, *GridC = G.C;
   isl::set KCtx = isl::manage(isl_set_from_params(K.Context.copy())).params();
-  isl_ast_build *CB = isl_ast_build_from_context(KCtx.copy());
+  isl::ast_build CB = isl::ast_build::from_context(KCtx);
   isl::set Nonempty = KCtx;
   for (int A = 0; A < 3; ++A) {
     if (Map.BlockId[A].empty()) {
@@ -472,33 +526,29 @@ BlockGrid blockGrid(const StatementMapping &Map, bool WithLaunchIf) {
       GridC[A] = "1";
       continue;
     }
-    isl_pw_aff *Max = Map.BlockMax[A]->copy();
-    Max = isl_pw_aff_add(
-        Max, isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(Max)),
-                                      isl_val_one(Map.Ctx.get())));
-    Max = isl_pw_aff_coalesce(Max);
-    Nonempty = Nonempty.intersect(
-        isl::manage(isl_pw_aff_domain(isl_pw_aff_copy(Max))));
-    GridC[A] = exprText(CB, isl::manage(isl_pw_aff_copy(Max)));
+    isl::pw_aff Max = *Map.BlockMax[A];
+    isl::set Where = Max.domain();
+    Max = Max.add(take(Map.Ctx, isl_pw_aff_val_on_domain(
+                                    Where.release(),
+                                    isl::val::one(Map.Ctx).release())))
+              .coalesce();
+    Nonempty = Nonempty.intersect(Max.domain());
+    GridC[A] = exprText(CB, Max);
     // No block at all where the domain is empty: the launcher skips the
     // kernel, and the code may assume every block lies within the range.
-    isl_set *Empty =
-        isl_set_subtract(KCtx.copy(), isl_pw_aff_domain(isl_pw_aff_copy(Max)));
-    if (isl_set_is_empty(Empty) == isl_bool_false)
-      Max = isl_pw_aff_union_max(
-          Max, isl_pw_aff_val_on_domain(Empty, isl_val_zero(Map.Ctx.get())));
-    else
-      isl_set_free(Empty);
-    char *Str = isl_pw_aff_to_str(isl_pw_aff_coalesce(Max));
-    GridIsl[A] = Str ? Str : "";
-    free(Str);
+    isl::set Empty = KCtx.subtract(Max.domain());
+    if (!Empty.is_empty())
+      Max = take(Map.Ctx,
+                 isl_pw_aff_union_max(
+                     Max.release(),
+                     isl_pw_aff_val_on_domain(
+                         Empty.release(), isl::val::zero(Map.Ctx).release())));
+    std::ostringstream Text;
+    Text << Max.coalesce();
+    GridIsl[A] = Text.str();
   }
-  if (WithLaunchIf && !Nonempty.is_equal(KCtx)) {
-    isl_ast_expr *E = isl_ast_build_expr_from_set(CB, Nonempty.release());
-    G.LaunchIf = printAstExpr(E);
-    isl_ast_expr_free(E);
-  }
-  isl_ast_build_free(CB);
+  if (WithLaunchIf && !Nonempty.is_equal(KCtx))
+    G.LaunchIf = printAstExpr(CB.expr_from(Nonempty));
   return G;
 }
 

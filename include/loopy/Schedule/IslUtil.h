@@ -47,11 +47,11 @@ bool accessUses(const isl::map &Rel, int OutDim, unsigned InDim);
 /// C text of an isl AST expression. Floor division and min/max print as
 /// calls of loopy_floord, loopy_min and loopy_max, which every generated
 /// program defines.
-std::string printAstExpr(isl_ast_expr *E);
+std::string printAstExpr(const isl::ast_expr &E);
 
 /// C text of \p PA, built with \p Build (which simplifies it under the
 /// build's context).
-std::string exprText(isl_ast_build *Build, isl::pw_aff PA);
+std::string exprText(const isl::ast_build &Build, isl::pw_aff PA);
 
 } // namespace loopy
 

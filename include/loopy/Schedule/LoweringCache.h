@@ -11,6 +11,8 @@
 #ifndef LOOPY_SCHEDULE_LOWERINGCACHE_H
 #define LOOPY_SCHEDULE_LOWERINGCACHE_H
 
+#include "loopy/Support/Expected.h"
+
 #include <isl/cpp.h>
 
 #include <map>
@@ -19,6 +21,17 @@
 #include <vector>
 
 namespace loopy {
+
+/// Where the blocks of an index start: 0, or -- for an index that takes
+/// negative values -- its lowest value, an affine function of the sizes
+/// not fixed at compile time (coefficients by parameter name, and a
+/// constant).
+struct IndexOrigin {
+  std::vector<std::pair<std::string, long>> Coefficients;
+  long Constant = 0;
+  bool isZero() const { return Coefficients.empty() && Constant == 0; }
+};
+
 
 /// A fixed-size box that holds a set: Offset (a multi_aff of the
 /// parameters) and Size per dimension.
@@ -74,10 +87,10 @@ public:
 
   /// Facts of a statement whatever its schedule, each computed when first
   /// asked, by statement name: whether 32-bit index arithmetic suffices,
-  /// and per index whether it takes negative values.
+  /// and per index where its blocks start.
   struct StatementFacts {
     std::optional<bool> Index32;
-    std::map<unsigned, bool> Negative;
+    std::map<unsigned, Expected<IndexOrigin>> Origins;
   };
   StatementFacts &statement(const std::string &Name) { return Stmts[Name]; }
 

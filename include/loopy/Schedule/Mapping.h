@@ -20,6 +20,7 @@
 #ifndef LOOPY_SCHEDULE_MAPPING_H
 #define LOOPY_SCHEDULE_MAPPING_H
 
+#include "loopy/Schedule/IslUtil.h"
 #include "loopy/Schedule/LoweringCache.h"
 #include "loopy/IR/Kernel.h"
 #include "loopy/Schedule/Schedule.h"
@@ -27,6 +28,7 @@
 
 #include <isl/cpp.h>
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -127,6 +129,17 @@ struct StatementMapping {
   /// { S[indices] } the block's iterations for fixed block ids, tile and
   /// sequential outputs, built from the block's shape alone.
   isl::set blockIterations() const;
+  /// Where the blocks of an index split among them start, for those that
+  /// do not start at 0 (indices that take negative values).
+  std::map<unsigned, IndexOrigin> Origins;
+  /// Appends \p Sign times the origin of \p Index (nothing if it starts at
+  /// 0) to \p T and \p Cst, on the parameters of \p In.
+  void addOrigin(const isl::set &In, unsigned Index, long Sign,
+                 std::vector<Term> &T, long &Cst) const;
+  /// \p E with B*p <= o - origin < B*(p + 1): index \p Index in the tile
+  /// that parameter \p Param numbers.
+  isl::set inTile(isl::set E, unsigned Index, const std::string &Param,
+                  long B) const;
   /// The block's shape, which the facts in LoweringCache::Block follow.
   std::string blockKey() const;
   /// Whether the blocks add their results into the outputs atomically.
@@ -142,9 +155,10 @@ struct StatementMapping {
 
 /// Maps statement \p S of \p K under \p Sch (which the result points to, as
 /// it does to \p K and \p S). Fails where the schedule breaks a rule, an
-/// index mapped to the grid takes negative values, or the reductions are
-/// of a form the lowering does not support. \p Cache keeps the statement's
-/// facts (negative indices).
+/// index split among blocks takes negative values whose lowest is no
+/// affine function of the sizes, or the reductions are of a form the
+/// lowering does not support. \p Cache keeps the statement's facts (where
+/// each index's blocks start).
 Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
                                         const Schedule &Sch,
                                         LoweringCache &Cache);
