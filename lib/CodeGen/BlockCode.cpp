@@ -170,26 +170,61 @@ NodeList blockCode(CodeGenState &G) {
     }
     // Convert, expanding uniform user nodes into their thread code.
     isl::set UniformCtx = eliminateParams(M.Ext, Threads).params();
+    auto Expand = [&](isl_ast_node *N, const std::string &T) -> NodeList {
+      if (T == "U_init")
+        return threadCode(G, Piece::Init, UniformCtx);
+      if (T == "U_write") {
+        NodeList L;
+        if (M.BlockRed)
+          for (const Accumulator &A : M.Accs)
+            L.push_back(blockReduce(G, A));
+        for (NodePtr &X : threadCode(G, Piece::Write, UniformCtx))
+          L.push_back(std::move(X));
+        return L;
+      }
+      if (T == "U_store" || T == "U_fetch")
+        return pipelinedLoads(G, N, T == "U_fetch", UniformCtx, NO);
+      return uniformBody(G, UniformCtx);
+    };
+    // The thread code names the uniform iterators. Where isl fixed one
+    // (a loop of one iteration, such as the only reduction tile of a
+    // pipelined schedule, whose fetch runs before it), it made no loop:
+    // the instance binds the name to the value isl gives.
+    auto BindUniform = [&](isl_ast_node *N, const std::string &T,
+                           NodeList Body) {
+      isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(N));
+      std::vector<std::string> Names = M.SeqParams;
+      if (M.Tiled && (T == "U_body" || T == "U_store"))
+        Names.push_back(M.TileParam);
+      NodeList Bound;
+      for (unsigned I = 0; I < Names.size(); ++I) {
+        std::string V = printAstExpr(
+            isl::manage(isl_ast_expr_get_op_arg(Call.get(), 1 + I)));
+        if (V == Names[I])
+          continue;
+        auto D = std::make_unique<Node>(Node::Kind::Declare);
+        D->Iter = Names[I];
+        D->Init = V;
+        Bound.push_back(std::move(D));
+      }
+      if (Bound.empty())
+        return Body;
+      auto B = std::make_unique<Node>(Node::Kind::Block);
+      B->Body = std::move(Bound);
+      for (NodePtr &X : Body)
+        B->Body.push_back(std::move(X));
+      NodeList Out;
+      Out.push_back(std::move(B));
+      return Out;
+    };
     std::function<NodeList(isl_ast_node *)> Conv = [&](isl_ast_node *N) {
       if (isl_ast_node_get_type(N) == isl_ast_node_user) {
         const std::string &T = UTuples[instancePos(N)];
-        if (T == "U_init")
-          return threadCode(G, Piece::Init, UniformCtx);
-        if (T == "U_write") {
-          NodeList L;
-          if (M.BlockRed)
-            for (const Accumulator &A : M.Accs)
-              L.push_back(blockReduce(G, A));
-          for (NodePtr &X : threadCode(G, Piece::Write, UniformCtx))
-            L.push_back(std::move(X));
-          return L;
-        }
-        if (T == "U_store" || T == "U_fetch")
-          return pipelinedLoads(G, N, T == "U_fetch", UniformCtx, NO);
-        return uniformBody(G, UniformCtx);
+        return BindUniform(N, T, Expand(N, T));
       }
       return NodeList();
     };
+
     // Loops and guards convert as everywhere; uniform instances expand into
     // their thread code.
     if (!UN.Tree.is_null())
