@@ -1,5 +1,6 @@
 //===- BlockCode.cpp - The body of a block: uniform loops around pieces ---===//
 #include "BlockCode.h"
+#include "loopy/Schedule/FullTiles.h"
 #include "AstToDevice.h"
 #include "CooperativeLoads.h"
 #include "LoopNests.h"
@@ -99,6 +100,9 @@ NodeList blockCode(CodeGenState &G) {
     };
     isl::set UOut = Project(M.OutDom, false);
     isl::set UBody = Project(M.Ext, true);
+    // Full reduction tiles apart from the partial one: their loops run to
+    // a constant and need no guards.
+    std::optional<TileSplit> KSplit = fullReductionTiles(M, M.Context);
     isl_union_map *Sched = isl_union_map_empty(M.Params.copy());
     // Pipelined, each tile's body splits in three, at [stage 1, time, sub]:
     // its registers are stored to shared memory at (kt, 0), the next tile
@@ -130,7 +134,14 @@ NodeList blockCode(CodeGenState &G) {
       Add(UBody, "U_store", 1, true, 0, 0);
       Add(UBody, "U_fetch", 1, true, -1, 1);
     }
-    Add(UBody, "U_body", 1, true, 0, Pipe ? 2 : 0);
+    if (KSplit) {
+      Add(Project(M.Ext.intersect_params(KSplit->Full), true), "U_body", 1,
+          true, 0, Pipe ? 2 : 0);
+      Add(Project(M.Ext.intersect_params(KSplit->Partial), true),
+          "U_body_part", 1, true, 0, Pipe ? 2 : 0);
+    } else {
+      Add(UBody, "U_body", 1, true, 0, Pipe ? 2 : 0);
+    }
     if (!M.Accs.empty())
       Add(UOut, "U_write", 2, false);
     // Generate the uniform loops; their user nodes are filled in below.
@@ -184,6 +195,10 @@ NodeList blockCode(CodeGenState &G) {
       }
       if (T == "U_store" || T == "U_fetch")
         return pipelinedLoads(G, N, T == "U_fetch", UniformCtx, NO);
+      if (T == "U_body_part")
+        return uniformBody(G, UniformCtx.intersect(KSplit->Partial));
+      if (KSplit)
+        return uniformBody(G, UniformCtx.intersect(KSplit->Full));
       return uniformBody(G, UniformCtx);
     };
     // The thread code names the uniform iterators. Where isl fixed one
@@ -194,7 +209,7 @@ NodeList blockCode(CodeGenState &G) {
                            NodeList Body) {
       isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(N));
       std::vector<std::string> Names = M.SeqParams;
-      if (M.Tiled && (T == "U_body" || T == "U_store"))
+      if (M.Tiled && (T == "U_body" || T == "U_body_part" || T == "U_store"))
         Names.push_back(M.TileParam);
       NodeList Bound;
       for (unsigned I = 0; I < Names.size(); ++I) {
@@ -238,6 +253,32 @@ NodeList blockCode(CodeGenState &G) {
     for (NodePtr &X : threadCode(G, Piece::Write, NoExtra))
       Out.push_back(std::move(X));
   }
+  return Out;
+}
+
+NodeList blockCodeByTiles(CodeGenState &G) {
+  std::optional<TileSplit> Split = fullBlocks(G.M);
+  if (!Split)
+    return blockCode(G);
+  // The code for full blocks, where isl drops the guards of the outputs
+  // and the loads, then the code for any block (the partial ones run it).
+  // The latter under the whole context rather than the partial blocks'
+  // (a union of boxes, often): isl's work stays that of one version, and
+  // its loop nests are shared with every other variant's.
+  isl::set Context = G.M.Context;
+  NameTable Names = G.M.Names;
+  G.M.Context = Split->Full;
+  NodeList Full = blockCode(G);
+  G.M.Names = Names;
+  G.M.Context = Context;
+  NodeList Partial = blockCode(G);
+  auto If = std::make_unique<Node>(Node::Kind::If);
+  If->Cond =
+      printAstExpr(isl::ast_build::from_context(Context).expr_from(Split->Full));
+  If->Body = std::move(Full);
+  If->Else = std::move(Partial);
+  NodeList Out;
+  Out.push_back(std::move(If));
   return Out;
 }
 

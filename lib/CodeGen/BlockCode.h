@@ -20,6 +20,12 @@ namespace loopy {
 
 device::NodeList blockCode(CodeGenState &G);
 
+/// blockCode, generated apart for the blocks whose tiles lie wholly in the
+/// domain (no guards on their outputs and loads) and for the others, under
+/// an if on the block ids (fullBlocks, FullTiles.h); blockCode alone where
+/// there is no such split.
+device::NodeList blockCodeByTiles(CodeGenState &G);
+
 /// The combination of accumulator \p A's partial results over the block's
 /// reduction threads.
 device::NodePtr blockReduce(const CodeGenState &G, const Accumulator &A);

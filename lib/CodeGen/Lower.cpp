@@ -63,7 +63,7 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
 
   CodeGenState G(*M, *Stages, Addr, *Index32, Cache);
   DeviceKernel DK = declareKernel(G);
-  DK.Body = blockCode(G);
+  DK.Body = blockCodeByTiles(G);
   finishKernel(DK, G);
   std::vector<DeviceKernel> Out;
   if (M->splitAcrossBlocks())

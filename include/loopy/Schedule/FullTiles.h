@@ -1,0 +1,42 @@
+//===- FullTiles.h - Blocks and reduction tiles that need no guards -*- C++ -*-===//
+//
+// Where the extents are not multiples of the tiles, the last blocks and the
+// last reduction tile hold points outside the domain, and the code guards
+// every instance. Most blocks and tiles are full. These sets say which, so
+// that the lowering can generate the full ones apart, under a context in
+// which isl drops the guards and loop bounds become constants.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_SCHEDULE_FULLTILES_H
+#define LOOPY_SCHEDULE_FULLTILES_H
+
+#include "loopy/Schedule/Mapping.h"
+
+#include <isl/cpp.h>
+
+#include <optional>
+
+namespace loopy {
+
+/// A split of a parameter range in two: the full part and the rest.
+struct TileSplit {
+  isl::set Full;    ///< { [params] } where every point of the tile is in
+  isl::set Partial; ///< the rest of the context
+};
+
+/// The block ids (on M's parameters, within M.Context) whose tile of the
+/// grid-mapped output indices lies wholly inside the domain's projection
+/// on them. Nothing when every block is full, when none is, or when sizes
+/// are left symbolic (the split would double every kernel's code).
+std::optional<TileSplit> fullBlocks(const StatementMapping &M);
+
+/// The reduction tiles (values of M.TileParam, within \p Context) whose
+/// range of the tiled index lies wholly inside the index's range on the
+/// domain. Nothing under the same conditions as fullBlocks, and without a
+/// tiled reduction.
+std::optional<TileSplit> fullReductionTiles(const StatementMapping &M,
+                                            const isl::set &Context);
+
+} // namespace loopy
+
+#endif
