@@ -130,18 +130,21 @@ NodeList blockCode(CodeGenState &G) {
     };
     if (!M.Accs.empty())
       Add(UOut, "U_init", 0, false);
+    // With the split, the tiles' fetches and bodies come in two kinds:
+    // full ones (U_fetch, U_body) and the partial one (U_..._part).
+    isl::set UFull = KSplit ? Project(M.Ext.intersect_params(KSplit->Full), true)
+                            : UBody;
     if (Pipe) {
       Add(UBody, "U_store", 1, true, 0, 0);
-      Add(UBody, "U_fetch", 1, true, -1, 1);
+      Add(UFull, "U_fetch", 1, true, -1, 1);
+      if (KSplit)
+        Add(Project(M.Ext.intersect_params(KSplit->Partial), true),
+            "U_fetch_part", 1, true, -1, 1);
     }
-    if (KSplit) {
-      Add(Project(M.Ext.intersect_params(KSplit->Full), true), "U_body", 1,
-          true, 0, Pipe ? 2 : 0);
+    Add(UFull, "U_body", 1, true, 0, Pipe ? 2 : 0);
+    if (KSplit)
       Add(Project(M.Ext.intersect_params(KSplit->Partial), true),
           "U_body_part", 1, true, 0, Pipe ? 2 : 0);
-    } else {
-      Add(UBody, "U_body", 1, true, 0, Pipe ? 2 : 0);
-    }
     if (!M.Accs.empty())
       Add(UOut, "U_write", 2, false);
     // Generate the uniform loops; their user nodes are filled in below.
@@ -193,13 +196,17 @@ NodeList blockCode(CodeGenState &G) {
           L.push_back(std::move(X));
         return L;
       }
-      if (T == "U_store" || T == "U_fetch")
-        return pipelinedLoads(G, N, T == "U_fetch", UniformCtx, NO);
-      if (T == "U_body_part")
-        return uniformBody(G, UniformCtx.intersect(KSplit->Partial));
-      if (KSplit)
-        return uniformBody(G, UniformCtx.intersect(KSplit->Full));
-      return uniformBody(G, UniformCtx);
+      // A fetch loads the tile its instance names: the split's context on
+      // the tile applies to it (loadCode renames the tile parameter).
+      bool Part = T == "U_body_part" || T == "U_fetch_part";
+      isl::set Ctx = !KSplit ? UniformCtx
+                     : Part  ? UniformCtx.intersect(KSplit->Partial)
+                             : UniformCtx.intersect(KSplit->Full);
+      if (T == "U_store")
+        return pipelinedLoads(G, N, false, UniformCtx, NO);
+      if (T == "U_fetch" || T == "U_fetch_part")
+        return pipelinedLoads(G, N, true, Ctx, NO);
+      return uniformBody(G, Ctx);
     };
     // The thread code names the uniform iterators. Where isl fixed one
     // (a loop of one iteration, such as the only reduction tile of a
