@@ -1,6 +1,7 @@
 //===- Shapes.cpp - The .loop shapes of the arrays of a lifted kernel -----===//
 #include "Analysis.h"
 #include "KernelIsl.h"
+#include "loopy/Support/Isl.h"
 
 #include <algorithm>
 #include <climits>
@@ -29,14 +30,13 @@ std::optional<Poly> affToPoly(const isl::aff &A, const LiftedKernel &K) {
   if (isl_aff_dim(A.get(), isl_dim_div) != 0 ||
       isl_aff_dim(A.get(), isl_dim_in) != 0)
     return std::nullopt;
-  auto IntOf = [](isl_val *V) -> std::optional<long> {
-    std::optional<long> R;
+  auto IntOf = [&A](isl_val *Taken) -> std::optional<long> {
+    isl::val V = take(A.ctx(), Taken);
     // Past the signed 64-bit integers, num_si would truncate.
-    if (isl_val_is_int(V) && isl_val_cmp_si(V, LONG_MAX) <= 0 &&
-        isl_val_cmp_si(V, LONG_MIN) > 0)
-      R = isl_val_get_num_si(V);
-    isl_val_free(V);
-    return R;
+    if (V.is_int() && isl_val_cmp_si(V.get(), LONG_MAX) <= 0 &&
+        isl_val_cmp_si(V.get(), LONG_MIN) > 0)
+      return isl_val_get_num_si(V.get());
+    return std::nullopt;
   };
   std::vector<unsigned> Params = paramIds(K);
   std::optional<long> C = IntOf(isl_aff_get_constant_val(A.get()));
@@ -210,16 +210,10 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
           isl::manage(isl_set_dim_max(Firsts.copy(), 0)).gist_params(Domain.params());
       std::optional<Poly> P;
       if (Max.n_piece() == 1) {
-        isl_aff *Piece = nullptr;
-        isl_pw_aff_foreach_piece(
-            Max.get(),
-            [](isl_set *S, isl_aff *A, void *User) {
-              isl_set_free(S);
-              *static_cast<isl_aff **>(User) = A;
-              return isl_stat_ok;
-            },
-            &Piece);
-        P = affToPoly(isl::manage(Piece), K);
+        isl::aff Piece;
+        Max.foreach_piece(
+            [&Piece](isl::set, isl::multi_aff MA) { Piece = MA.at(0); });
+        P = affToPoly(Piece, K);
       }
       if (P)
         P = *P + Poly::constant(1);
