@@ -16,6 +16,8 @@
 #       1 if any file differs or is missing.
 #
 # Each loopyc run is bounded by LOOPY_DUMP_TIMEOUT seconds (default 300).
+# With LOOPY_DUMP_IR=1 the checked IR (--emit=ir) is dumped too, as
+# PATH.ir.{sym,fixed}, for changes to the front end and the checks.
 set -euo pipefail
 
 if [ "${1:-}" = --compare ]; then
@@ -79,6 +81,10 @@ while IFS= read -r f; do
       dump "$base.$dialect.fixed" "$f" "${defines[@]}" --emit=$dialect --all-variants
     fi
   done
+  if [ -n "${LOOPY_DUMP_IR:-}" ]; then
+    dump "$base.ir.sym" "$f" --emit=ir
+    [ ${#defines[@]} -eq 0 ] || dump "$base.ir.fixed" "$f" "${defines[@]}" --emit=ir
+  fi
   count=$((count + 1))
 done < <(ls examples/*.loop; find test -name '*.loop' | sort)
 echo "dump-variants: $count sources in $out, $((SECONDS - start)) s"
