@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
+
+#include <functional>
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Planner/Planner.h"
 
@@ -169,8 +171,11 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Tiles = Tiled ? std::ceil(ExtentOf(Tiled->Index) / Tiled->Tile) : 1;
   double Bytes = 0, SharedTraffic = 0;
   unsigned StageNo = 0;
+  std::vector<bool> Every = readsAtEveryPoint(S);
   for (unsigned R = 0; R < S.Reads.size(); ++R) {
     const Access &Acc = S.Reads[R];
+    // A read outside the reduction happens once per output.
+    double Reads = Every[R] ? Iters : Outputs;
     double Elem = dtypeSize(K.Args[Acc.Arg].Type);
     // Register reuse: a thread's outputs along indices the read does not
     // depend on share one load.
@@ -191,7 +196,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
     for (const IndexMap &M : Sch.Maps)
       if (M.K == IndexMap::Kind::Grid && !Facts.uses(Acc, -1, M.Index))
         Shared *= std::min<double>(M.Threads, 4);
-    Bytes += Iters / Reuse / Shared * Elem * coalescingPenalty(K, Acc, Sch, Facts);
+    Bytes += Reads / Reuse / Shared * Elem * coalescingPenalty(K, Acc, Sch, Facts);
   }
   Bytes += Outputs * dtypeSize(K.Args[S.Write.Arg].Type) *
            coalescingPenalty(K, S.Write, Sch, Facts);
@@ -224,6 +229,20 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   if (!Sch.Prefetch.empty())
     Time *= Sch.Pipelined ? 1.01 : 1.02;
   return Time;
+}
+
+std::vector<bool> readsAtEveryPoint(const Statement &S) {
+  std::vector<bool> Every(S.Reads.size(), S.ReductionIndices.empty());
+  std::function<void(const Expr &, bool)> Mark = [&](const Expr &E,
+                                                     bool Under) {
+    Under = Under || E.Kind == ExprKind::Reduce;
+    if (E.Kind == ExprKind::Read && Under && E.AccessId < Every.size())
+      Every[E.AccessId] = true;
+    for (const ExprPtr &O : E.Operands)
+      Mark(*O, Under);
+  };
+  Mark(*S.Rhs, false);
+  return Every;
 }
 
 } // namespace loopy

@@ -203,10 +203,17 @@ void enumerateFamily(const Kernel &K, const Statement &S,
 
   // Reads worth staging: a read whose subscripts use no index is one
   // element for the whole kernel, which every thread reads alike from the
-  // cache; staging it would only add a load and a barrier.
+  // cache; staging it would only add a load and a barrier. With a
+  // reduction, only the reads under it: the others (beta * c[i, j] in
+  // c[i, j] = beta * c[i, j] + sum(...)) are read once per output, after
+  // the reduction, from the array; staging them would load their tile
+  // again for every reduction tile, for nothing.
+  std::vector<bool> Reduced = readsAtEveryPoint(S);
   std::vector<unsigned> Stageable;
   for (unsigned R = 0; R < S.Reads.size() && Stageable.size() < 4; ++R) {
     const Access &A = S.Reads[R];
+    if (!Reduced[R])
+      continue;
     bool UsesIndex = false;
     for (unsigned D = 0; D < K.Args[A.Arg].rank() && !UsesIndex; ++D)
       for (unsigned I = 0; I < S.Indices.size() && !UsesIndex; ++I)
