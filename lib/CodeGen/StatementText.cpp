@@ -135,11 +135,19 @@ static std::string valueText(CodeGenState &G, const Expr &E,
       std::string X = V(*E.Operands[0]);
       return "(" + X + " < 0 ? -" + X + " : " + X + ")";
     }
-    if (F && (E.mathFn() == MathFn::Min || E.mathFn() == MathFn::Max))
+    bool MinMax = E.mathFn() == MathFn::Min || E.mathFn() == MathFn::Max;
+    if (F && MinMax)
       Name = "f" + Name;
     std::string S = Name + "(";
-    for (size_t I = 0; I < E.Operands.size(); ++I)
-      S += (I ? ", " : "") + V(*E.Operands[I]);
+    for (size_t I = 0; I < E.Operands.size(); ++I) {
+      std::string X = V(*E.Operands[I]);
+      // A literal prints as an int: beside a 64-bit operand, C's and
+      // OpenCL's integer min and max would be ambiguous.
+      if (!F && MinMax && E.Type == DType::I64 &&
+          E.Operands[I]->Kind == ExprKind::IntConst)
+        X = "((" + std::string(cTypeName(E.Type)) + ")" + X + ")";
+      S += (I ? ", " : "") + X;
+    }
     return S + ")";
   }
   case ExprKind::Cast:

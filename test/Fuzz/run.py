@@ -8,7 +8,13 @@
 #   2. a share of the accepted ones (--cuda-fraction) at --emit=cuda, which
 #      lowers the first-ranked variant;
 #   3. a share of those (--det-fraction) twice at --emit=cuda --all-variants,
-#      whose outputs must be byte-identical.
+#      whose outputs must be byte-identical;
+#   4. a share of the lowered ones (--check-fraction) at --check=opencl with
+#      a few sampled variants (--check-sample), on random inputs, sizes not
+#      fixed by the generator taken as --check-size: every variant run must
+#      match the reference interpreter. A check that cannot run (sizes
+#      against the assumptions, slower than --timeout) is counted, not a
+#      failure.
 #
 # Failure classes (every one makes the exit status 1 unless --allow names it):
 #
@@ -23,6 +29,8 @@
 #                           --emit=cuda --all-variants exits 1: the planner
 #                           offers a variant it cannot lower
 #   nondeterministic        two --all-variants runs gave different output
+#   wrong-result            a sampled variant's output differs from the
+#                           reference interpreter's on PoCL
 #
 # The first four name the stage in the saved record (ir, cuda, all-variants).
 # Also counted, never a failure: kernels meant to be valid that the checks
@@ -64,7 +72,8 @@ import gen  # noqa: E402
 
 CLASSES = ["signal", "internal-error", "hang", "bad-status",
            "error-without-message", "success-with-error",
-           "accepted-not-lowered", "variant-not-lowered", "nondeterministic"]
+           "accepted-not-lowered", "variant-not-lowered", "nondeterministic",
+           "wrong-result"]
 ERROR_RE = re.compile(r"(^|\s)error: ", re.MULTILINE)
 
 
@@ -189,6 +198,7 @@ class Runner:
         roll = random.Random(f"loopy-fuzz-stage:{a.seed}:{k}")
         to_cuda = roll.random() < a.cuda_fraction
         to_det = roll.random() < a.det_fraction
+        to_check = roll.random() < a.check_fraction
         fl = ["--emit=ir"] + dflags(defines)
         res = run_loopyc(a, text, fl, a.timeout)
         with self.lock:
@@ -229,6 +239,8 @@ class Runner:
             return
         with self.lock:
             self.stats["cuda-ok"] += 1
+        if to_check:
+            self.check(k, text, defines)
         if not to_det:
             return
         fl = ["--emit=cuda", "--all-variants"] + dflags(defines)
@@ -267,6 +279,29 @@ class Runner:
                         f.write(r.out)
                     with open(os.path.join(d, "stderr." + name), "w") as f:
                         f.write(r.err)
+
+    def check(self, k, text, defines):
+        """Stage 4: sampled variants run on PoCL against the interpreter."""
+        a = self.args
+        fl = ["--check=opencl", f"--sample={a.check_sample}",
+              f"--all-params={a.check_size}"] + dflags(defines)
+        res = run_loopyc(a, text, fl, a.timeout)
+        with self.lock:
+            self.stats["check-runs"] = self.stats.get("check-runs", 0) + 1
+        failed = [l for l in res.out.splitlines() if l.startswith("FAIL ")]
+        if failed:
+            first = failed[0].split(": ", 1)[-1]
+            self.save("wrong-result", k, "check", text, fl, res,
+                      cause=re.sub(r"\d[\d.e+-]*", "N", first)[:100])
+            return
+        v = None if res.timed_out else verdict(res)
+        if v:
+            self.save(v, k, "check", text, fl, res)
+            return
+        if res.rc != 0 or res.timed_out:
+            with self.lock:
+                self.stats["check-skipped"] = \
+                    self.stats.get("check-skipped", 0) + 1
 
     def summary(self, secs):
         a = self.args
@@ -388,6 +423,14 @@ def main():
                          "(default 0.1)")
     ap.add_argument("--det-fraction", type=float, default=0.05,
                     help="share of those probed for determinism (default 0.05)")
+    ap.add_argument("--check-fraction", type=float, default=0.0,
+                    help="share of lowered kernels checked on PoCL "
+                         "(default 0)")
+    ap.add_argument("--check-sample", type=int, default=3,
+                    help="variants sampled per checked kernel (default 3)")
+    ap.add_argument("--check-size", type=int, default=13,
+                    help="value of the sizes the generator left free, in "
+                         "checks (default 13)")
     ap.add_argument("--timeout", type=float, default=20,
                     help="CPU seconds before a run counts as a hang "
                          "(default 20)")
