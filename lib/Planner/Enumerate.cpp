@@ -290,52 +290,63 @@ static std::string figuresKey(const Schedule &Sch) {
   return Key;
 }
 
-/// Whether a grid of known size fits CUDA's limits (2^31 - 1 blocks on
-/// x, 65535 on y and z) and holds at least the blocks asked for.
-static bool launchable(const Figures &F, const PlannerOptions &Opts) {
-  const long Limit[3] = {2147483647L, 65535, 65535};
+/// The most blocks a launch may have along x, y and z (CUDA's limits).
+constexpr long GridLimit[3] = {2147483647L, 65535, 65535};
+
+/// Why a grid of known size cannot be launched (CUDA's limits, and at
+/// least the blocks asked for), or "" where it can or where its size
+/// depends on sizes not fixed (the launch checks those).
+static std::string unlaunchable(const Figures &F, const PlannerOptions &Opts) {
+  if (F.Empty)
+    return "";
   long Total = 1;
   for (int A = 0; A < 3; ++A) {
     if (F.GridBlocks[A] < 0)
-      return true; // depends on sizes not fixed: checked at launch
-    if (F.GridBlocks[A] > Limit[A])
-      return false;
+      return "";
+    if (F.GridBlocks[A] > GridLimit[A])
+      return "the grid needs more blocks along " +
+             std::string(1, axisLetter(static_cast<Axis>(A))) +
+             " than the device's limit of " + std::to_string(GridLimit[A]) +
+             "; use smaller sizes";
     Total *= F.GridBlocks[A];
   }
-  return Total >= Opts.MinBlocks;
+  if (Total < Opts.MinBlocks)
+    return "the grid has fewer blocks than --min-blocks=" +
+           std::to_string(Opts.MinBlocks);
+  return "";
 }
 
-static bool computeFiguresCached(
-    const Kernel &K, const Statement &S, const Schedule &Sch, Figures &F,
-    std::string &Error, std::map<std::string, std::optional<LoweringFigures>> *Cache,
-    LoweringCache *Isl, const CostFacts &Facts) {
-  std::optional<LoweringFigures> LF;
-  std::string Key = figuresKey(Sch);
-  auto It = Cache ? Cache->find(Key) : Cache->end();
-  if (Cache && It != Cache->end()) {
-    LF = It->second;
+/// Figures computed by analyzeStatement, by figuresKey.
+using FiguresCache = std::map<std::string, Expected<LoweringFigures>>;
+
+static bool computeFiguresCached(const Kernel &K, const Statement &S,
+                                 const Schedule &Sch, Figures &F,
+                                 std::string &Error, FiguresCache *Cache,
+                                 LoweringCache *Isl, const CostFacts &Facts) {
+  std::optional<Expected<LoweringFigures>> Own;
+  const Expected<LoweringFigures> *LF;
+  if (Cache) {
+    std::string Key = figuresKey(Sch);
+    auto It = Cache->find(Key);
+    if (It == Cache->end())
+      It = Cache->emplace(Key, analyzeStatement(K, S, Sch, Isl)).first;
+    LF = &It->second;
   } else {
-    auto R = analyzeStatement(K, S, Sch, Isl);
-    if (R)
-      LF = std::move(*R);
-    else
-      Error = R.failure().Message;
-    if (Cache)
-      (*Cache)[Key] = LF;
+    LF = &Own.emplace(analyzeStatement(K, S, Sch, Isl));
   }
-  if (!LF)
+  if (!*LF) {
+    Error = LF->failure().Message;
     return false;
-  F.Threads = Sch.totalThreads();
-  F.SharedBytes = LF->SharedBytes;
-  F.RegisterOutputs = Sch.registerOutputs();
-  F.Blocks = "(" + LF->Grid[0] + ", " + LF->Grid[1] + ", " + LF->Grid[2] + ")";
-  for (int A = 0; A < 3; ++A) {
-    const std::string &G = LF->Grid[A];
-    if (!G.empty() && G.size() < 19 &&
-        std::all_of(G.begin(), G.end(), [](char C) { return C >= '0' && C <= '9'; }))
-      F.GridBlocks[A] = std::stol(G);
   }
-  F.Cost = estimateCost(K, S, Sch, *LF, Facts);
+  F.Threads = Sch.totalThreads();
+  F.RegisterOutputs = Sch.registerOutputs();
+  F.SharedBytes = (*LF)->SharedBytes;
+  F.Blocks = "(" + (*LF)->Grid[0] + ", " + (*LF)->Grid[1] + ", " +
+             (*LF)->Grid[2] + ")";
+  for (int A = 0; A < 3; ++A)
+    F.GridBlocks[A] = (*LF)->Blocks[A];
+  F.Empty = (*LF)->Empty;
+  F.Cost = F.Empty ? 0 : estimateCost(K, S, Sch, **LF, Facts);
   return true;
 }
 
@@ -351,21 +362,50 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
   std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
   for (const Statement &S : K.Stmts) {
     std::vector<std::pair<Schedule, Figures>> Legal;
-    std::string Why;
-    std::map<std::string, std::optional<LoweringFigures>> Cache;
+    // Why schedules were left out, and how many each reason stopped.
+    std::map<std::string, size_t> Why;
+    size_t Tried = 0;
+    FiguresCache Cache;
     LoweringCache Isl;
     CostFacts Facts(K, S);
     for (Schedule &Sch : enumerateStatement(K, S, Opts)) {
+      ++Tried;
       Figures F;
-      if (!computeFiguresCached(K, S, Sch, F, Why, &Cache, &Isl, Facts))
+      std::string Reason;
+      if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, Facts)) {
+        ++Why[Reason];
         continue;
-      if (F.SharedBytes > Opts.MaxSharedBytes || !launchable(F, Opts))
+      }
+      if (F.SharedBytes > Opts.MaxSharedBytes) {
+        ++Why["the staged reads need more shared memory than --max-shared=" +
+              std::to_string(Opts.MaxSharedBytes) + " bytes"];
         continue;
+      }
+      if (std::string R = unlaunchable(F, Opts); !R.empty()) {
+        ++Why[R];
+        continue;
+      }
       Legal.push_back({std::move(Sch), F});
+      // A statement with no point does nothing, whatever its schedule.
+      if (F.Empty)
+        break;
     }
     if (Legal.empty()) {
-      Error = "no schedule of statement " + S.Name +
-              " fits the constraints" + (Why.empty() ? "" : ": " + Why);
+      Error = "no schedule of statement " + S.Name + " fits the constraints";
+      // The reasons that stopped the most schedules first.
+      std::vector<std::pair<size_t, std::string>> Ranked;
+      for (auto &[Reason, N] : Why)
+        Ranked.push_back({N, Reason});
+      std::stable_sort(Ranked.begin(), Ranked.end(),
+                       [](const auto &A, const auto &B) { return A.first > B.first; });
+      for (size_t I = 0; I < Ranked.size() && I < 3; ++I)
+        Error += (I ? "; " : ": ") + Ranked[I].second +
+                 (Ranked.size() == 1 ? ""
+                                     : " (" + std::to_string(Ranked[I].first) +
+                                           " of " + std::to_string(Tried) +
+                                           " schedules)");
+      if (Ranked.size() > 3)
+        Error += "; and " + std::to_string(Ranked.size() - 3) + " other reasons";
       return {};
     }
     std::stable_sort(Legal.begin(), Legal.end(), [](const auto &A, const auto &B) {

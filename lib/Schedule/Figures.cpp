@@ -2,8 +2,51 @@
 #include "loopy/Schedule/Figures.h"
 #include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/Mapping.h"
+#include "loopy/Support/Isl.h"
+
+#include <isl/aff.h>
+
+#include <climits>
 
 namespace loopy {
+
+bool statementIsEmpty(const Kernel &K, const Statement &S) {
+  return S.Domain.intersect_params(K.Context).is_empty();
+}
+
+namespace {
+
+/// \p V as a long; LONG_MAX past it, -1 where it is not an integer (an
+/// unbounded maximum).
+long boundedLong(const isl::val &V) {
+  if (V.is_null() || !V.is_int())
+    return -1;
+  if (V.gt(isl::val(V.ctx(), LONG_MAX)))
+    return LONG_MAX;
+  return V.get_num_si();
+}
+
+/// The blocks along axis \p A over the kernel's context \p Ctx: exactly
+/// (the same for every parameter value) or -1, and at most.
+/// \param BlockMax { [params] -> [largest block id] } where the statement
+/// has blocks along \p A
+void countBlocks(const isl::pw_aff &BlockMax, const isl::set &Ctx,
+                 long &Exact, long &Most) {
+  isl_ctx *C = Ctx.ctx().get();
+  isl::pw_aff Count = BlockMax.add(take(
+      C, isl_pw_aff_val_on_domain(BlockMax.domain().release(), isl_val_one(C))));
+  isl::set None = Ctx.subtract(Count.domain());
+  if (!None.is_empty())
+    Count = take(C, isl_pw_aff_union_max(
+                        Count.release(),
+                        isl_pw_aff_val_on_domain(None.release(),
+                                                 isl_val_zero(C))));
+  long Min = boundedLong(Count.min_val()), Max = boundedLong(Count.max_val());
+  Most = Max;
+  Exact = Min >= 0 && Min == Max ? Max : -1;
+}
+
+} // namespace
 
 Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
                                            const Schedule &Sch,
@@ -13,6 +56,16 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
   auto M = mapStatement(K, S, Sch, C);
   if (!M)
     return M.takeFailure();
+  if (statementIsEmpty(K, S)) {
+    LoweringFigures F;
+    F.Empty = true;
+    for (int A = 0; A < 3; ++A) {
+      F.Grid[A] = "0";
+      F.Blocks[A] = F.BlocksMax[A] = 0;
+    }
+    F.StageElements.assign(Sch.Prefetch.size(), 0);
+    return F;
+  }
   LoweringCache::Block &Facts = C.block(M->blockKey());
   boundBlocks(*M, Facts);
   auto Stages = stageReads(*M, Facts);
@@ -21,8 +74,13 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
 
   LoweringFigures F;
   BlockGrid Grid = blockGrid(*M, /*WithLaunchIf=*/false);
-  for (int A = 0; A < 3; ++A)
+  for (int A = 0; A < 3; ++A) {
     F.Grid[A] = Grid.C[A];
+    if (M->BlockMax[A])
+      countBlocks(*M->BlockMax[A], K.Context, F.Blocks[A], F.BlocksMax[A]);
+    else
+      F.Blocks[A] = F.BlocksMax[A] = 1;
+  }
   std::vector<long> Buffers; // bytes of each shared buffer, in order
   for (const Stage &St : *Stages) {
     long N = 1, P = dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);

@@ -34,6 +34,8 @@ struct Figures {
   /// Blocks along x, y, z where the sizes make them constant, else -1.
   long GridBlocks[3] = {-1, -1, -1};
   double Cost = 0;    // estimated seconds at the assumed sizes
+  /// The statement has no point: its kernel is never launched.
+  bool Empty = false;
 };
 
 /// One variant of a kernel: a schedule per statement.

@@ -31,9 +31,22 @@ constexpr long dynamicSharedSlot(long Bytes) { return (Bytes + 15) / 16 * 16; }
 struct LoweringFigures {
   long SharedBytes = 0;
   std::string Grid[3];
+  /// Blocks along x, y and z, from isl: the number where it is the same
+  /// for every parameter value of the kernel's context (fixed sizes), else
+  /// -1. Where no value bounds it, BlocksMax is -1 too.
+  long Blocks[3] = {-1, -1, -1};
+  /// The most blocks along each axis over the context (-1: unbounded).
+  long BlocksMax[3] = {-1, -1, -1};
   /// Per prefetched read: elements of its box.
   std::vector<long> StageElements;
+  /// The statement's domain has no point: it does nothing, and its
+  /// kernel is never launched.
+  bool Empty = false;
 };
+
+/// Whether statement \p S of \p K has no point for any parameter value
+/// of the kernel's context: such a statement does nothing.
+bool statementIsEmpty(const Kernel &K, const Statement &S);
 
 /// The figures of \p S of \p K under \p Sch; fails where the schedule
 /// cannot be realised (the same failures as lowerStatement's).
