@@ -290,9 +290,6 @@ static std::string figuresKey(const Schedule &Sch) {
   return Key;
 }
 
-/// The most blocks a launch may have along x, y and z (CUDA's limits).
-constexpr long GridLimit[3] = {2147483647L, 65535, 65535};
-
 /// Why a grid of known size cannot be launched (CUDA's limits, and at
 /// least the blocks asked for), or "" where it can or where its size
 /// depends on sizes not fixed (the launch checks those).
@@ -303,10 +300,10 @@ static std::string unlaunchable(const Figures &F, const PlannerOptions &Opts) {
   for (int A = 0; A < 3; ++A) {
     if (F.GridBlocks[A] < 0)
       return "";
-    if (F.GridBlocks[A] > GridLimit[A])
+    if (F.GridBlocks[A] > MaxGridBlocks[A])
       return "the grid needs more blocks along " +
              std::string(1, axisLetter(static_cast<Axis>(A))) +
-             " than the device's limit of " + std::to_string(GridLimit[A]) +
+             " than the device's limit of " + std::to_string(MaxGridBlocks[A]) +
              "; use smaller sizes";
     Total *= F.GridBlocks[A];
   }

@@ -26,6 +26,11 @@ constexpr long StaticSharedLimit = 48 * 1024;
 /// up to the 16 bytes each buffer is aligned to.
 constexpr long dynamicSharedSlot(long Bytes) { return (Bytes + 15) / 16 * 16; }
 
+/// The most blocks a launch may have along x, y and z: CUDA's limits,
+/// which the planner keeps where sizes are fixed and every launcher checks
+/// at the sizes it runs.
+constexpr long MaxGridBlocks[3] = {2147483647L, 65535, 65535};
+
 /// What lowering would need, without generating code: shared memory
 /// bytes (from the footprints' boxes) and the grid as C expressions.
 struct LoweringFigures {

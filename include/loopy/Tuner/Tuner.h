@@ -127,10 +127,11 @@ TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
 std::string plannerOptionsText(const PlannerOptions &Opts);
 
 /// The launches of \p P at \p Params: one per kernel whose grid is not
-/// empty, arguments bound by name (arrays to the buffers of that name).
-std::vector<gpu::Launch> programLaunches(isl::ctx Ctx,
-                                         const device::DeviceProgram &P,
-                                         const HostData &Data);
+/// empty, arguments bound by name (arrays to the buffers of that name). A
+/// user Failure where a grid is past the device's limits (launchBlocks).
+Expected<std::vector<gpu::Launch>>
+programLaunches(isl::ctx Ctx, const device::DeviceProgram &P,
+                const HostData &Data);
 
 } // namespace loopy
 
