@@ -98,6 +98,9 @@ Expected<std::vector<DeviceKernel>> lowerStatement(const Kernel &K,
   } catch (isl::exception_quota &) {
     throw;
   } catch (isl::exception &E) {
+    // A C call past the quota returned null, and a later call failed on
+    // it: the quota is the cause.
+    rethrowQuotaError(Ctx);
     isl_ctx_reset_error(Ctx);
     return Failure::internal(std::string("isl: ") + E.what());
   }
