@@ -297,6 +297,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
   TuningDB Db(Result.Database);
+  Result.DatabaseInMemory = Db.inMemory();
   if (!Opts.Retune)
     if (auto Rec = Db.lookup(Result.Key)) {
       Result.FromDatabase = true;

@@ -103,6 +103,8 @@ struct TuneResult {
   size_t PlannedVariants = 0;
   KernelWork Work;
   std::filesystem::path Database;
+  /// The database was a character device (/dev/null): nothing was stored.
+  bool DatabaseInMemory = false;
   /// Where the search's time went: lowering and NVRTC, loading and the
   /// verification runs on the GPU, the checks on the CPU, the timed runs.
   double CompileSeconds = 0, RunSeconds = 0, CheckSeconds = 0,
