@@ -111,6 +111,7 @@ void finishKernel(DeviceKernel &DK, const CodeGenState &G) {
     DK.GridC[A] = Grid.C[A];
   }
   DK.LaunchIf = Grid.LaunchIf;
+  DK.IntDivision = G.IntDivision;
 
   // Header comment.
   DK.Header.push_back(statementLine(K, S));
