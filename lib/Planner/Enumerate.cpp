@@ -80,18 +80,26 @@ void enumerateFamily(const Kernel &K, const Statement &S,
                      const PlannerOptions &Opts, const Family &Fam,
                      std::vector<Schedule> &Out);
 
-std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
-                                         const PlannerOptions &Opts) {
-  std::vector<Schedule> All;
-  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false}, All);
+/// A schedule of the space and the family it comes from (0: outputs on x,
+/// y, z; 1: the reduction on x).
+struct Candidate {
+  Schedule Sch;
+  unsigned Family;
+};
+
+std::vector<Candidate> enumerateStatement(const Kernel &K, const Statement &S,
+                                          const PlannerOptions &Opts) {
+  std::vector<Schedule> Families[2];
+  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false}, Families[0]);
   if (!S.ReductionIndices.empty() && S.OutputIndices.size() <= 1)
-    enumerateFamily(K, S, Opts, {{Axis::Y, Axis::Z}, true}, All);
+    enumerateFamily(K, S, Opts, {{Axis::Y, Axis::Z}, true}, Families[1]);
   // Without output indices both families put the reduction on x.
-  std::vector<Schedule> Out;
+  std::vector<Candidate> Out;
   std::set<std::string> Seen;
-  for (Schedule &Sch : All)
-    if (Seen.insert(Sch.str(K, S)).second)
-      Out.push_back(std::move(Sch));
+  for (unsigned F = 0; F < 2; ++F)
+    for (Schedule &Sch : Families[F])
+      if (Seen.insert(Sch.str(K, S)).second)
+        Out.push_back({std::move(Sch), F});
   return Out;
 }
 
@@ -353,33 +361,82 @@ bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
                               CostFacts(K, S));
 }
 
+namespace {
+/// Why the schedules of a statement were left out: each reason with the
+/// schedules it stopped and the families they belong to.
+class Rejections {
+public:
+  void add(const std::string &Reason, unsigned Family) {
+    Entry &E = Reasons[Reason];
+    ++E.Schedules;
+    E.Families.insert(Family);
+    ++Tried;
+  }
+
+  /// ": R1 (...); R2 (...)", the reasons that stop the most families of
+  /// schedules first, then the first family's, then the most schedules'
+  /// (the blocker common to the whole space, rather than the last one
+  /// tried); "" if there is none.
+  std::string summary() const {
+    std::vector<std::pair<const std::string *, const Entry *>> Ranked;
+    for (const auto &[Reason, E] : Reasons)
+      Ranked.push_back({&Reason, &E});
+    std::stable_sort(Ranked.begin(), Ranked.end(), [](const auto &A, const auto &B) {
+      const Entry &X = *A.second, &Y = *B.second;
+      if (X.Families.size() != Y.Families.size())
+        return X.Families.size() > Y.Families.size();
+      if (*X.Families.begin() != *Y.Families.begin())
+        return *X.Families.begin() < *Y.Families.begin();
+      return X.Schedules > Y.Schedules;
+    });
+    std::string Out;
+    for (size_t I = 0; I < Ranked.size() && I < 3; ++I) {
+      Out += (I ? "; " : ": ") + *Ranked[I].first;
+      if (Ranked.size() > 1)
+        Out += " (" + std::to_string(Ranked[I].second->Schedules) + " of " +
+               std::to_string(Tried) + " schedules)";
+    }
+    if (Ranked.size() > 3)
+      Out += "; and " + std::to_string(Ranked.size() - 3) + " other reasons";
+    return Out;
+  }
+
+private:
+  struct Entry {
+    size_t Schedules = 0;
+    std::set<unsigned> Families;
+  };
+  std::map<std::string, Entry> Reasons;
+  size_t Tried = 0;
+};
+} // namespace
+
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
                                 std::string &Error) {
   // Rank each statement's schedules on their own.
   std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
   for (const Statement &S : K.Stmts) {
     std::vector<std::pair<Schedule, Figures>> Legal;
-    // Why schedules were left out, and how many each reason stopped.
-    std::map<std::string, size_t> Why;
-    size_t Tried = 0;
+    Rejections Why;
     FiguresCache Cache;
     LoweringCache Isl;
     CostFacts Facts(K, S);
-    for (Schedule &Sch : enumerateStatement(K, S, Opts)) {
-      ++Tried;
+    for (Candidate &C : enumerateStatement(K, S, Opts)) {
+      Schedule &Sch = C.Sch;
       Figures F;
       std::string Reason;
       if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, Facts)) {
-        ++Why[Reason];
+        Why.add(Reason, C.Family);
         continue;
       }
       if (F.SharedBytes > Opts.MaxSharedBytes) {
-        ++Why["the staged reads need more shared memory than --max-shared=" +
-              std::to_string(Opts.MaxSharedBytes) + " bytes"];
+        Why.add("the staged reads need more shared memory than --max-shared=" +
+                    std::to_string(Opts.MaxSharedBytes) + " bytes",
+                C.Family);
         continue;
       }
       if (std::string R = unlaunchable(F, Opts); !R.empty()) {
-        ++Why[R];
+        Why.add(R, C.Family);
         continue;
       }
       Legal.push_back({std::move(Sch), F});
@@ -388,21 +445,8 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
         break;
     }
     if (Legal.empty()) {
-      Error = "no schedule of statement " + S.Name + " fits the constraints";
-      // The reasons that stopped the most schedules first.
-      std::vector<std::pair<size_t, std::string>> Ranked;
-      for (auto &[Reason, N] : Why)
-        Ranked.push_back({N, Reason});
-      std::stable_sort(Ranked.begin(), Ranked.end(),
-                       [](const auto &A, const auto &B) { return A.first > B.first; });
-      for (size_t I = 0; I < Ranked.size() && I < 3; ++I)
-        Error += (I ? "; " : ": ") + Ranked[I].second +
-                 (Ranked.size() == 1 ? ""
-                                     : " (" + std::to_string(Ranked[I].first) +
-                                           " of " + std::to_string(Tried) +
-                                           " schedules)");
-      if (Ranked.size() > 3)
-        Error += "; and " + std::to_string(Ranked.size() - 3) + " other reasons";
+      Error = "no schedule of statement " + S.Name + " fits the constraints" +
+              Why.summary();
       return {};
     }
     std::stable_sort(Legal.begin(), Legal.end(), [](const auto &A, const auto &B) {
