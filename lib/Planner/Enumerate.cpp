@@ -24,6 +24,8 @@
 #include "loopy/Schedule/Figures.h"
 #include "loopy/Planner/Planner.h"
 
+#include <isl/ctx.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -330,14 +332,20 @@ static bool computeFiguresCached(const Kernel &K, const Statement &S,
                                  LoweringCache *Isl, const CostFacts &Facts) {
   std::optional<Expected<LoweringFigures>> Own;
   const Expected<LoweringFigures> *LF;
+  // isl's operations quota, where the caller set one, bounds each
+  // schedule's analysis: planning a kernel analyses hundreds.
+  auto Analyze = [&] {
+    isl_ctx_reset_operations(K.Domain.ctx().get());
+    return analyzeStatement(K, S, Sch, Isl);
+  };
   if (Cache) {
     std::string Key = figuresKey(Sch);
     auto It = Cache->find(Key);
     if (It == Cache->end())
-      It = Cache->emplace(Key, analyzeStatement(K, S, Sch, Isl)).first;
+      It = Cache->emplace(Key, Analyze()).first;
     LF = &It->second;
   } else {
-    LF = &Own.emplace(analyzeStatement(K, S, Sch, Isl));
+    LF = &Own.emplace(Analyze());
   }
   if (!*LF) {
     Error = LF->failure().Message;

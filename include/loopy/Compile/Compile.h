@@ -101,8 +101,8 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 
 /// The planner's variants of \p K, best first; a user Failure ("cannot
 /// schedule kernel 'K': why") where no statement can be scheduled, or
-/// where isl runs past Opts.IslMaxOperations (counted for this call
-/// alone), naming --isl-max-operations.
+/// where isl runs past Opts.IslMaxOperations (counted afresh for each
+/// schedule analysed), naming --isl-max-operations.
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
                                             const PlannerOptions &Opts);
 

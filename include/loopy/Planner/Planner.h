@@ -23,9 +23,10 @@ struct PlannerOptions {
   long MinBlocks = 1;     // for the given sizes, where they are fixed
   long MaxSharedBytes = 48 * 1024;
   long MaxRegisterOutputs = 64; // outputs held in registers per thread
-  /// Bound on isl's work in planning one kernel (0: unlimited); the
-  /// compile entry applies it (planVariants), and lowering each variant
-  /// gets the same bound. Not part of the space: the tuning key omits it.
+  /// Bound on isl's work in analysing one schedule while planning, and in
+  /// lowering one variant (0: unlimited); the compile entry applies it
+  /// (planVariants, lowerVariant). Not part of the space: the tuning key
+  /// omits it.
   unsigned long IslMaxOperations = 0;
 };
 
