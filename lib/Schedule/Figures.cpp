@@ -5,6 +5,9 @@
 #include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
+#include <isl/ilp.h>
+#include <isl/local_space.h>
+#include <isl/set.h>
 
 #include <climits>
 
@@ -41,7 +44,18 @@ void countBlocks(const isl::pw_aff &BlockMax, const isl::set &Ctx,
                         Count.release(),
                         isl_pw_aff_val_on_domain(None.release(),
                                                  isl_val_zero(C))));
-  long Min = boundedLong(Count.min_val()), Max = boundedLong(Count.max_val());
+  // The extremes of the graph's last coordinate, the parameters made set
+  // dimensions: the pieces of Count may have rational coefficients (n / 4
+  // where n is a multiple of 4), which isl_pw_aff_min_val cannot take.
+  isl::set Graph = take(C, isl_set_from_pw_aff(Count.release()));
+  unsigned NP = checkSize(C, isl_set_dim(Graph.get(), isl_dim_param));
+  Graph = take(C, isl_set_move_dims(Graph.release(), isl_dim_set, 0,
+                                    isl_dim_param, 0, NP));
+  isl::aff Value = take(
+      C, isl_aff_var_on_domain(isl_local_space_from_space(Graph.space().release()),
+                               isl_dim_set, NP));
+  long Min = boundedLong(take(C, isl_set_min_val(Graph.get(), Value.get())));
+  long Max = boundedLong(take(C, isl_set_max_val(Graph.get(), Value.get())));
   Most = Max;
   Exact = Min >= 0 && Min == Max ? Max : -1;
 }
