@@ -329,14 +329,15 @@ using FiguresCache = std::map<std::string, Expected<LoweringFigures>>;
 static bool computeFiguresCached(const Kernel &K, const Statement &S,
                                  const Schedule &Sch, Figures &F,
                                  std::string &Error, FiguresCache *Cache,
-                                 LoweringCache *Isl, const CostFacts &Facts) {
+                                 LoweringCache *Isl, FiguresMemo *Memo,
+                                 const CostFacts &Facts) {
   std::optional<Expected<LoweringFigures>> Own;
   const Expected<LoweringFigures> *LF;
   // isl's operations quota, where the caller set one, bounds each
   // schedule's analysis: planning a kernel analyses hundreds.
   auto Analyze = [&] {
     isl_ctx_reset_operations(K.Domain.ctx().get());
-    return analyzeStatement(K, S, Sch, Isl);
+    return analyzeStatement(K, S, Sch, Isl, Memo);
   };
   if (Cache) {
     std::string Key = figuresKey(Sch);
@@ -365,7 +366,7 @@ static bool computeFiguresCached(const Kernel &K, const Statement &S,
 
 bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
                     Figures &F, std::string &Error) {
-  return computeFiguresCached(K, S, Sch, F, Error, nullptr, nullptr,
+  return computeFiguresCached(K, S, Sch, F, Error, nullptr, nullptr, nullptr,
                               CostFacts(K, S));
 }
 
@@ -428,12 +429,14 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
     Rejections Why;
     FiguresCache Cache;
     LoweringCache Isl;
+    FiguresMemo Memo;
     CostFacts Facts(K, S);
     for (Candidate &C : enumerateStatement(K, S, Opts)) {
       Schedule &Sch = C.Sch;
       Figures F;
       std::string Reason;
-      if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, Facts)) {
+      if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, &Memo,
+                                Facts)) {
         Why.add(Reason, C.Family);
         continue;
       }

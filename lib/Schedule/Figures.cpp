@@ -62,15 +62,78 @@ void countBlocks(const isl::pw_aff &BlockMax, const isl::set &Ctx,
 
 } // namespace
 
+struct FiguresMemo::Entry {
+  /// The schedule mapped, without staged reads: the mapping's index maps
+  /// point into it.
+  Schedule Base;
+  std::optional<Failure> Failed;
+  bool Empty = false;
+  /// Bounded by boundBlocks.
+  std::optional<StatementMapping> M;
+  /// The grid's figures.
+  LoweringFigures Grid;
+};
+
+FiguresMemo::FiguresMemo() = default;
+FiguresMemo::~FiguresMemo() = default;
+
+namespace {
+
+/// Maps \p E.Base and bounds its blocks, or records why it cannot be.
+void mapAndBound(const Kernel &K, const Statement &S, LoweringCache &C,
+                 FiguresMemo::Entry &E) {
+  auto M = mapStatement(K, S, E.Base, C);
+  if (!M) {
+    E.Failed = M.takeFailure();
+    return;
+  }
+  if (statementIsEmpty(K, S)) {
+    E.Empty = true;
+    return;
+  }
+  boundBlocks(*M, C.block(M->blockKey()));
+  BlockGrid Grid = blockGrid(*M, /*WithLaunchIf=*/false);
+  for (int A = 0; A < 3; ++A) {
+    E.Grid.Grid[A] = Grid.C[A];
+    if (M->BlockMax[A])
+      countBlocks(*M->BlockMax[A], K.Context, E.Grid.Blocks[A],
+                  E.Grid.BlocksMax[A]);
+    else
+      E.Grid.Blocks[A] = E.Grid.BlocksMax[A] = 1;
+  }
+  E.M = std::move(*M);
+}
+
+} // namespace
+
 Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
                                            const Schedule &Sch,
-                                           LoweringCache *Cache) {
+                                           LoweringCache *Cache,
+                                           FiguresMemo *Memo) {
   LoweringCache Own;
   LoweringCache &C = Cache ? *Cache : Own;
-  auto M = mapStatement(K, S, Sch, C);
-  if (!M)
-    return M.takeFailure();
-  if (statementIsEmpty(K, S)) {
+  FiguresMemo::Entry Local;
+  FiguresMemo::Entry *E = &Local;
+  if (Memo) {
+    // The mapping does not depend on what is staged.
+    Schedule Base = Sch;
+    Base.Prefetch.clear();
+    Base.Pipelined = false;
+    std::unique_ptr<FiguresMemo::Entry> &Slot =
+        Memo->Entries[Base.str(K, S)];
+    if (!Slot) {
+      Slot = std::make_unique<FiguresMemo::Entry>();
+      Slot->Base = std::move(Base);
+      mapAndBound(K, S, C, *Slot);
+    }
+    E = Slot.get();
+  } else {
+    Local.Base = Sch;
+    mapAndBound(K, S, C, Local);
+  }
+  if (E->Failed)
+    return *E->Failed;
+  if (E->Empty) {
     LoweringFigures F;
     F.Empty = true;
     for (int A = 0; A < 3; ++A) {
@@ -80,21 +143,14 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
     F.StageElements.assign(Sch.Prefetch.size(), 0);
     return F;
   }
-  LoweringCache::Block &Facts = C.block(M->blockKey());
-  boundBlocks(*M, Facts);
-  auto Stages = stageReads(*M, Facts);
+  // A copy for this schedule's staged reads, whose names it takes.
+  StatementMapping M = *E->M;
+  M.Sch = &Sch;
+  auto Stages = stageReads(M, C.block(M.blockKey()));
   if (!Stages)
     return Stages.takeFailure();
 
-  LoweringFigures F;
-  BlockGrid Grid = blockGrid(*M, /*WithLaunchIf=*/false);
-  for (int A = 0; A < 3; ++A) {
-    F.Grid[A] = Grid.C[A];
-    if (M->BlockMax[A])
-      countBlocks(*M->BlockMax[A], K.Context, F.Blocks[A], F.BlocksMax[A]);
-    else
-      F.Blocks[A] = F.BlocksMax[A] = 1;
-  }
+  LoweringFigures F = E->Grid;
   std::vector<long> Buffers; // bytes of each shared buffer, in order
   for (const Stage &St : *Stages) {
     long N = 1, P = dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);
@@ -105,9 +161,9 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
     F.StageElements.push_back(N);
     Buffers.push_back(St.Parity.empty() ? P : 2 * P);
   }
-  if (M->BlockRed)
-    for (const Accumulator &A : M->Accs)
-      Buffers.push_back(dtypeSize(A.Reduce->Type) * M->RegCount *
+  if (M.BlockRed)
+    for (const Accumulator &A : M.Accs)
+      Buffers.push_back(dtypeSize(A.Reduce->Type) * M.RegCount *
                         Sch.totalThreads());
   // Past the static limit the buffers are carved at multiples of 16 bytes
   // (DeviceKernel::sharedOffsets).

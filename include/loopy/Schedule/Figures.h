@@ -14,6 +14,8 @@
 #include "loopy/Schedule/Schedule.h"
 #include "loopy/Support/Expected.h"
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,13 +55,34 @@ struct LoweringFigures {
 /// of the kernel's context: such a statement does nothing.
 bool statementIsEmpty(const Kernel &K, const Statement &S);
 
+/// What analyzeStatement keeps for schedules of one statement that differ
+/// only in the reads they stage (the planner tries every subset): the
+/// mapping, bounded, and the grid's figures, computed once for them all.
+class FiguresMemo {
+public:
+  FiguresMemo();
+  ~FiguresMemo();
+  FiguresMemo(const FiguresMemo &) = delete;
+  FiguresMemo &operator=(const FiguresMemo &) = delete;
+
+  struct Entry;
+
+private:
+  friend Expected<LoweringFigures>
+  analyzeStatement(const Kernel &K, const Statement &S, const Schedule &Sch,
+                   LoweringCache *Cache, FiguresMemo *Memo);
+  std::map<std::string, std::unique_ptr<Entry>> Entries;
+};
+
 /// The figures of \p S of \p K under \p Sch; fails where the schedule
 /// cannot be realised (the same failures as lowerStatement's).
 /// \p Cache, where given, keeps what isl computed for later calls and
-/// lowerings in the same isl context.
+/// lowerings in the same isl context; \p Memo, where given, the mappings
+/// of the schedules analysed so far (of \p S alone, in the same context).
 Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
                                            const Schedule &Sch,
-                                           LoweringCache *Cache = nullptr);
+                                           LoweringCache *Cache = nullptr,
+                                           FiguresMemo *Memo = nullptr);
 
 } // namespace loopy
 
