@@ -291,7 +291,10 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
     I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
     I->Module = std::make_unique<cuda::Module>(*Cubin);
     for (device::DeviceKernel &DK : Prog.Kernels) {
-      I->Grids.push_back(launchGrid(B->ctx(), DK, I->Params));
+      auto Blocks = launchBlocks(B->ctx(), DK, I->Params);
+      if (!Blocks)
+        throw Error(Blocks.failure().Message);
+      I->Grids.push_back(*Blocks);
       I->Functions.push_back(I->Module->function(DK.Name));
       if (DK.DynamicShared)
         I->Functions.back().setMaxDynamicShared(static_cast<int>(DK.DynamicShared));

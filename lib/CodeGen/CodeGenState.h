@@ -57,6 +57,9 @@ struct CodeGenState {
   /// Write sets the outputs to the reduction's identity (the kernel run
   /// before one whose blocks add their partial results).
   bool InitOutputs = false;
+  /// The statement text calls loopy_div_* or loopy_rem_* (integer
+  /// division whose divisor may be 0 or -1).
+  bool IntDivision = false;
 };
 
 } // namespace loopy

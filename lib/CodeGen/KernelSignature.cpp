@@ -8,25 +8,10 @@ namespace loopy {
 
 using namespace device;
 
-DeviceKernel declareKernel(const CodeGenState &G) {
-  const StatementMapping &M = G.M;
-  const Kernel &K = *G.M.K;
-  const Statement &S = *G.M.S;
-  const Schedule &Sch = *G.M.Sch;
-  DeviceKernel DK;
-  DK.Index32 = G.Index32;
-  DK.Atomics = M.splitAcrossBlocks();
-  DK.Name = K.Stmts.size() == 1 ? K.Name : K.Name + "_" + S.Name;
-  for (int A = 0; A < 3; ++A) {
-    DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
-    if (!M.BlockId[A].empty())
-      DK.Ids.push_back({M.BlockId[A], true, static_cast<Axis>(A)});
-  }
-  for (int A = 0; A < 3; ++A)
-    if (!M.ThreadId[A].empty())
-      DK.Ids.push_back({M.ThreadId[A], false, static_cast<Axis>(A)});
-
-  // Signature: fixed parameters become constants.
+namespace {
+/// The kernel's parameters: the arguments of \p K in order, index
+/// parameters fixed with -D becoming constants.
+void declareParams(DeviceKernel &DK, const Kernel &K) {
   for (const Argument &A : K.Args) {
     if (A.Kind == ArgKind::Index) {
       auto It = K.Fixed.find(A.Name);
@@ -43,6 +28,37 @@ DeviceKernel declareKernel(const CodeGenState &G) {
                            A.Name, A.Type});
     }
   }
+}
+
+std::string statementLine(const Kernel &K, const Statement &S) {
+  return "kernel " + K.Name + ", statement " + S.Name + ": " +
+         S.Write.Spelling + " = " + printExpr(K, *S.Rhs);
+}
+
+std::string kernelName(const Kernel &K, const Statement &S) {
+  return K.Stmts.size() == 1 ? K.Name : K.Name + "_" + S.Name;
+}
+} // namespace
+
+DeviceKernel declareKernel(const CodeGenState &G) {
+  const StatementMapping &M = G.M;
+  const Kernel &K = *G.M.K;
+  const Statement &S = *G.M.S;
+  const Schedule &Sch = *G.M.Sch;
+  DeviceKernel DK;
+  DK.Index32 = G.Index32;
+  DK.Atomics = M.splitAcrossBlocks();
+  DK.Name = kernelName(K, S);
+  for (int A = 0; A < 3; ++A) {
+    DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
+    if (!M.BlockId[A].empty())
+      DK.Ids.push_back({M.BlockId[A], true, static_cast<Axis>(A)});
+  }
+  for (int A = 0; A < 3; ++A)
+    if (!M.ThreadId[A].empty())
+      DK.Ids.push_back({M.ThreadId[A], false, static_cast<Axis>(A)});
+
+  declareParams(DK, K);
   for (const Accumulator &A : M.Accs)
     DK.Registers.push_back(
         {A.Name,
@@ -95,10 +111,10 @@ void finishKernel(DeviceKernel &DK, const CodeGenState &G) {
     DK.GridC[A] = Grid.C[A];
   }
   DK.LaunchIf = Grid.LaunchIf;
+  DK.IntDivision = G.IntDivision;
 
   // Header comment.
-  DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
-                      S.Write.Spelling + " = " + printExpr(K, *S.Rhs));
+  DK.Header.push_back(statementLine(K, S));
   DK.Header.push_back("schedule: " + Sch.str(K, S));
   DK.Header.push_back(DK.launchLine());
   // More than a kernel may declare statically: one dynamic array.
@@ -113,6 +129,26 @@ void finishKernel(DeviceKernel &DK, const CodeGenState &G) {
                       ", " + std::to_string(M.RegCount) + " output" +
                       (M.RegCount == 1 ? "" : "s") +
                       " in registers per thread");
+}
+
+DeviceKernel emptyKernel(const Kernel &K, const Statement &S,
+                         const Schedule &Sch) {
+  DeviceKernel DK;
+  DK.Name = kernelName(K, S);
+  declareParams(DK, K);
+  for (int A = 0; A < 3; ++A) {
+    // No block: the isl text of the constant 0 on no parameters.
+    DK.GridIsl[A] = "{ [(0)] }";
+    DK.GridC[A] = "0";
+  }
+  DK.LaunchIf = "0";
+  DK.Header.push_back(statementLine(K, S));
+  DK.Header.push_back("schedule: " + Sch.str(K, S));
+  DK.Header.push_back("launch: none, the statement's domain is empty");
+  auto Note = std::make_unique<Node>(Node::Kind::Comment);
+  Note->Text = "the statement's domain is empty: nothing to do";
+  DK.Body.push_back(std::move(Note));
+  return DK;
 }
 
 } // namespace loopy

@@ -43,8 +43,9 @@ static long evaluate(isl::ctx Ctx, const std::string &Text,
     auto It = Params.find(Name);
     if (It == Params.end())
       throw std::invalid_argument("the grid needs a value for " + Name);
-    At =
-        isl::manage(isl_set_fix_si(At.release(), isl_dim_param, P, It->second));
+    // isl_set_fix_si takes an int; sizes may not fit one.
+    At = isl::manage(isl_set_fix_val(At.release(), isl_dim_param, P,
+                                     isl_val_int_from_si(Ctx.get(), It->second)));
   }
   isl::val V =
       isl::manage(isl_pw_aff_max_val(PA.intersect_params(At).release()));

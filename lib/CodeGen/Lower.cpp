@@ -21,6 +21,9 @@
 //   finishKernel       KernelSignature.cpp   grid and header
 //   zeroOutputsKernel  SplitReduction.cpp    the kernel before a split
 //                                            reduction
+//   emptyKernel        KernelSignature.cpp   instead of all but the first
+//                                            step, where the statement
+//                                            has no point
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/CodeGen/Lower.h"
@@ -31,6 +34,7 @@
 #include "KernelSignature.h"
 #include "LoadVectors.h"
 #include "SplitReduction.h"
+#include "loopy/Schedule/Figures.h"
 #include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/Mapping.h"
 #include "loopy/Support/Isl.h"
@@ -50,6 +54,11 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
   auto M = mapStatement(K, S, Sch, Cache);
   if (!M)
     return M.takeFailure();
+  std::vector<DeviceKernel> Out;
+  if (statementIsEmpty(K, S)) {
+    Out.push_back(emptyKernel(K, S, Sch));
+    return Out;
+  }
   LoweringCache::Block &Facts = Cache.block(M->blockKey());
   boundBlocks(*M, Facts);
   auto Stages = stageReads(*M, Facts);
@@ -65,7 +74,6 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
   DeviceKernel DK = declareKernel(G);
   DK.Body = blockCodeByTiles(G);
   finishKernel(DK, G);
-  std::vector<DeviceKernel> Out;
   if (M->splitAcrossBlocks())
     Out.push_back(zeroOutputsKernel(G, DK));
   Out.push_back(std::move(DK));
@@ -90,6 +98,9 @@ Expected<std::vector<DeviceKernel>> lowerStatement(const Kernel &K,
   } catch (isl::exception_quota &) {
     throw;
   } catch (isl::exception &E) {
+    // A C call past the quota returned null, and a later call failed on
+    // it: the quota is the cause.
+    rethrowQuotaError(Ctx);
     isl_ctx_reset_error(Ctx);
     return Failure::internal(std::string("isl: ") + E.what());
   }

@@ -92,6 +92,24 @@ static std::string literal(const Expr &E) {
   return E.Type == DType::F32 ? S + "f" : S;
 }
 
+/// Whether \p E is an integer / or % that C leaves undefined somewhere the
+/// language defines it (a divisor of 0, or -1 with the type's minimum):
+/// every one whose divisor is not a constant other than 0 and -1.
+static bool needsDefinedDivision(const Expr &E) {
+  if (E.binaryOp() != BinaryOp::Div && E.binaryOp() != BinaryOp::Rem)
+    return false;
+  if (!isInteger(E.Type))
+    return false;
+  // A constant divisor: a literal, or a negated one.
+  const Expr *D = E.Operands[1].get();
+  bool Negated = D->Kind == ExprKind::Unary && D->unaryOp() == UnaryOp::Neg;
+  if (Negated)
+    D = D->Operands[0].get();
+  if (D->Kind != ExprKind::IntConst)
+    return true;
+  return D->IntValue == 0 || D->IntValue == (Negated ? 1 : -1);
+}
+
 static std::string valueText(CodeGenState &G, const Expr &E,
                              const isl::ast_build &Build,
                              const isl::pw_multi_aff &Iter, Piece P) {
@@ -124,6 +142,13 @@ static std::string valueText(CodeGenState &G, const Expr &E,
     return std::string(E.unaryOp() == UnaryOp::Neg ? "-" : "!") + "(" +
            V(*E.Operands[0]) + ")";
   case ExprKind::Binary:
+    if (needsDefinedDivision(E)) {
+      G.IntDivision = true;
+      return std::string(E.binaryOp() == BinaryOp::Div ? "loopy_div_"
+                                                       : "loopy_rem_") +
+             dtypeName(E.Type) + "(" + V(*E.Operands[0]) + ", " +
+             V(*E.Operands[1]) + ")";
+    }
     return "(" + V(*E.Operands[0]) + " " + binaryOpSpelling(E.binaryOp()) +
            " " + V(*E.Operands[1]) + ")";
   case ExprKind::Call: {

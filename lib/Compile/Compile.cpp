@@ -13,6 +13,40 @@
 
 namespace loopy {
 
+namespace {
+
+/// What isl's operations quota running out while \p Doing says.
+std::string quotaMessage(unsigned long Max, const std::string &Doing) {
+  return "isl exceeded its limit of " + std::to_string(Max) +
+         " operations while " + Doing +
+         "; simplify the domain or raise --isl-max-operations";
+}
+
+/// Runs \p Step under isl's operations quota \p Max on \p Ctx, counted
+/// from zero. Past the quota, isl fails in the call that hit it (an
+/// exception_quota from the C++ bindings) or, after a C call, in a later
+/// call that got its null result, or leaves the quota as the context's
+/// last error: each is a user Failure saying what \p Doing ran out,
+/// another isl failure an internal one.
+template <class T, class F>
+Expected<T> underQuota(isl_ctx *Ctx, unsigned long Max,
+                       const std::string &Doing, F Step) {
+  IslMaxOperationsGuard Quota(Ctx, Max);
+  std::optional<Expected<T>> R;
+  try {
+    R.emplace(Step());
+  } catch (isl::exception &E) {
+    if (!dynamic_cast<isl::exception_quota *>(&E) && !Quota.hasQuotaExceeded())
+      return Failure::internal(std::string("isl: ") + E.what());
+    R.emplace(Failure::user(quotaMessage(Max, Doing)));
+  }
+  if (Quota.hasQuotaExceeded())
+    return Failure::user(quotaMessage(Max, Doing));
+  return std::move(*R);
+}
+
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // Source to checked kernels
 //===----------------------------------------------------------------------===//
@@ -94,10 +128,8 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
       if (!dynamic_cast<isl::exception_quota *>(&E) &&
           !Quota.hasQuotaExceeded())
         throw;
-      Diags.error("isl exceeded its limit of " +
-                  std::to_string(Opts.IslMaxOperations) +
-                  " operations while checking " + quote(SM->name()) +
-                  "; simplify the domain or raise --isl-max-operations");
+      Diags.error(quotaMessage(Opts.IslMaxOperations,
+                               "checking " + quote(SM->name())));
       return Failure::user("");
     }
   } catch (TooManyErrors &) {
@@ -116,12 +148,17 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
                                             const PlannerOptions &Opts) {
-  std::string Error;
-  std::vector<Variant> Vs = planKernel(K, Opts, Error);
-  if (Vs.empty())
-    return Failure::user("cannot schedule kernel " + quote(K.Name) + ": " +
-                         Error);
-  return Vs;
+  return underQuota<std::vector<Variant>>(
+      K.Domain.ctx().get(), Opts.IslMaxOperations,
+      "planning kernel " + quote(K.Name),
+      [&]() -> Expected<std::vector<Variant>> {
+        std::string Error;
+        std::vector<Variant> Vs = planKernel(K, Opts, Error);
+        if (Vs.empty())
+          return Failure::user("cannot schedule kernel " + quote(K.Name) +
+                               ": " + Error);
+        return Vs;
+      });
 }
 
 bool namesSchedule(const std::string &Name) {
@@ -149,12 +186,12 @@ Expected<Variant> chooseVariant(const Kernel &K,
 //===----------------------------------------------------------------------===//
 
 Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
-                                             LoweringCache *Cache) {
-  try {
-    return lowerKernel(K, V.Schedules, Cache);
-  } catch (isl::exception &E) {
-    return Failure::internal(std::string("isl: ") + E.what());
-  }
+                                             LoweringCache *Cache,
+                                             unsigned long IslMaxOperations) {
+  return underQuota<device::DeviceProgram>(
+      K.Domain.ctx().get(), IslMaxOperations,
+      "lowering the variant",
+      [&] { return lowerKernel(K, V.Schedules, Cache); });
 }
 
 namespace {
@@ -217,7 +254,8 @@ lowerVariants(const CheckedSource &C, size_t KI, const std::vector<Variant> &Vs,
       [&] { return std::make_unique<LoweringThread>(C, KI); },
       [&](LoweringThread &T, size_t G) {
         for (size_t I : Groups[G])
-          Out[I] = T.K ? lowerVariant(*T.K, Vs[Pick[I]], &T.Cache)
+          Out[I] = T.K ? lowerVariant(*T.K, Vs[Pick[I]], &T.Cache,
+                                      C.options().IslMaxOperations)
                        : Expected<device::DeviceProgram>(T.K.failure());
       });
   return Out;

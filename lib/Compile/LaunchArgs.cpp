@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 namespace loopy {
 
@@ -46,6 +47,29 @@ bindLaunchArgs(const device::DeviceKernel &DK, const ParamValues &Params,
     Args.push_back(std::move(A));
   }
   return Args;
+}
+
+Expected<std::array<long, 3>> launchBlocks(isl::ctx Ctx,
+                                           const device::DeviceKernel &DK,
+                                           const ParamValues &Params) {
+  std::array<long, 3> Grid;
+  try {
+    Grid = launchGrid(Ctx, DK, Params);
+  } catch (std::invalid_argument &E) {
+    return Failure::user("launch of " + quote(DK.Name) + ": " + E.what());
+  }
+  if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
+    return Grid;
+  static const char *const AxisName[3] = {"x", "y", "z"};
+  for (int A = 0; A < 3; ++A)
+    if (Grid[A] > MaxGridBlocks[A])
+      return Failure::user(
+          "launch of " + quote(DK.Name) + ": the grid needs " +
+          std::to_string(Grid[A]) + " blocks along " + AxisName[A] +
+          ", more than the device's limit of " +
+          std::to_string(MaxGridBlocks[A]) +
+          "; use smaller sizes or a variant with more outputs per block");
+  return Grid;
 }
 
 } // namespace loopy

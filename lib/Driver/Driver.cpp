@@ -118,7 +118,10 @@ Status runCompiler(const CompileOptions &Opts, std::ostream &Out,
   std::ostringstream Result;
   Status S = success();
   try {
-    S = produce(**Checked, Opts, Result, Err, Diags);
+    // The same bound for planning each kernel and lowering each variant.
+    CompileOptions Bounded = Opts;
+    Bounded.Planner.IslMaxOperations = Opts.IslMaxOperations;
+    S = produce(**Checked, Bounded, Result, Err, Diags);
   } catch (TooManyErrors &) {
     S = Failure::user("");
   } catch (isl::exception &E) {

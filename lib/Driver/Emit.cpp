@@ -218,9 +218,9 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     if (!V)
       return report(Diags, {}, V.takeFailure(),
                     "--variant=" + Opts.Variant + ": ");
-    auto P = lowerVariant(K, *V);
+    auto P = lowerVariant(K, *V, nullptr, Opts.Planner.IslMaxOperations);
     if (!P)
-      return report(Diags, {}, P.takeFailure(),
+      return report(Diags, K.Loc, P.takeFailure(),
                     "cannot lower variant " + quote(V->Name) + " of kernel " +
                         quote(K.Name) + ": ");
     if (Opts.Emit == EmitKind::JSON) {

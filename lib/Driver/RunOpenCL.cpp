@@ -24,7 +24,10 @@ void runOnOpenCL(const cl::Device &Dev, const cl::Program &Prog,
     Bufs.emplace(Name, std::move(B));
   }
   for (const DeviceKernel &DK : P.Kernels) {
-    std::array<long, 3> Grid = launchGrid(Ctx, DK, Data.Params);
+    auto Blocks = launchBlocks(Ctx, DK, Data.Params);
+    if (!Blocks)
+      throw std::invalid_argument(Blocks.failure().Message);
+    std::array<long, 3> Grid = *Blocks;
     if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
       continue;
     auto Bound = bindLaunchArgs(DK, Data.Params, Data.Scalars);

@@ -113,7 +113,11 @@ static void printResult(std::ostream &OS, const Kernel &K,
        << fixed(R.RunSeconds, 1) << " s, checks " << fixed(R.CheckSeconds, 1)
        << " s, timing " << fixed(R.TimingSeconds, 1) << " s); seed "
        << TO.Seed << "\n";
-    OS << "// stored in " << R.Database.string() << "\n";
+    if (R.DatabaseInMemory)
+      OS << "// not stored: " << R.Database.string()
+         << " is a device, so the tuning database lived in memory\n";
+    else
+      OS << "// stored in " << R.Database.string() << "\n";
   }
   if (Opts.Report)
     printReport(OS, R, Opts.Report);

@@ -19,6 +19,7 @@
 #include <functional>
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Planner/Planner.h"
+#include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
 #include <isl/map.h>
@@ -77,6 +78,7 @@ std::vector<double> extents(const Kernel &K, const Statement &S) {
       };
       Ext = Val(Hi) - Val(Lo) + 1;
     }
+    rethrowQuotaError(D.ctx().get());
     isl_ctx_reset_error(D.ctx().get());
     E.push_back(std::max(1.0, Ext));
   }

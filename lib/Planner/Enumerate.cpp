@@ -24,6 +24,8 @@
 #include "loopy/Schedule/Figures.h"
 #include "loopy/Planner/Planner.h"
 
+#include <isl/ctx.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -80,18 +82,26 @@ void enumerateFamily(const Kernel &K, const Statement &S,
                      const PlannerOptions &Opts, const Family &Fam,
                      std::vector<Schedule> &Out);
 
-std::vector<Schedule> enumerateStatement(const Kernel &K, const Statement &S,
-                                         const PlannerOptions &Opts) {
-  std::vector<Schedule> All;
-  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false}, All);
+/// A schedule of the space and the family it comes from (0: outputs on x,
+/// y, z; 1: the reduction on x).
+struct Candidate {
+  Schedule Sch;
+  unsigned Family;
+};
+
+std::vector<Candidate> enumerateStatement(const Kernel &K, const Statement &S,
+                                          const PlannerOptions &Opts) {
+  std::vector<Schedule> Families[2];
+  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false}, Families[0]);
   if (!S.ReductionIndices.empty() && S.OutputIndices.size() <= 1)
-    enumerateFamily(K, S, Opts, {{Axis::Y, Axis::Z}, true}, All);
+    enumerateFamily(K, S, Opts, {{Axis::Y, Axis::Z}, true}, Families[1]);
   // Without output indices both families put the reduction on x.
-  std::vector<Schedule> Out;
+  std::vector<Candidate> Out;
   std::set<std::string> Seen;
-  for (Schedule &Sch : All)
-    if (Seen.insert(Sch.str(K, S)).second)
-      Out.push_back(std::move(Sch));
+  for (unsigned F = 0; F < 2; ++F)
+    for (Schedule &Sch : Families[F])
+      if (Seen.insert(Sch.str(K, S)).second)
+        Out.push_back({std::move(Sch), F});
   return Out;
 }
 
@@ -297,60 +307,125 @@ static std::string figuresKey(const Schedule &Sch) {
   return Key;
 }
 
-/// Whether a grid of known size fits CUDA's limits (2^31 - 1 blocks on
-/// x, 65535 on y and z) and holds at least the blocks asked for.
-static bool launchable(const Figures &F, const PlannerOptions &Opts) {
-  const long Limit[3] = {2147483647L, 65535, 65535};
+/// Why a grid of known size cannot be launched (CUDA's limits, and at
+/// least the blocks asked for), or "" where it can or where its size
+/// depends on sizes not fixed (the launch checks those).
+static std::string unlaunchable(const Figures &F, const PlannerOptions &Opts) {
+  if (F.Empty)
+    return "";
   long Total = 1;
   for (int A = 0; A < 3; ++A) {
     if (F.GridBlocks[A] < 0)
-      return true; // depends on sizes not fixed: checked at launch
-    if (F.GridBlocks[A] > Limit[A])
-      return false;
+      return "";
+    if (F.GridBlocks[A] > MaxGridBlocks[A])
+      return "the grid needs more blocks along " +
+             std::string(1, axisLetter(static_cast<Axis>(A))) +
+             " than the device's limit of " + std::to_string(MaxGridBlocks[A]) +
+             "; use smaller sizes";
     Total *= F.GridBlocks[A];
   }
-  return Total >= Opts.MinBlocks;
+  if (Total < Opts.MinBlocks)
+    return "the grid has fewer blocks than --min-blocks=" +
+           std::to_string(Opts.MinBlocks);
+  return "";
 }
 
-static bool computeFiguresCached(
-    const Kernel &K, const Statement &S, const Schedule &Sch, Figures &F,
-    std::string &Error, std::map<std::string, std::optional<LoweringFigures>> *Cache,
-    LoweringCache *Isl, const CostFacts &Facts) {
-  std::optional<LoweringFigures> LF;
-  std::string Key = figuresKey(Sch);
-  auto It = Cache ? Cache->find(Key) : Cache->end();
-  if (Cache && It != Cache->end()) {
-    LF = It->second;
+/// Figures computed by analyzeStatement, by figuresKey.
+using FiguresCache = std::map<std::string, Expected<LoweringFigures>>;
+
+static bool computeFiguresCached(const Kernel &K, const Statement &S,
+                                 const Schedule &Sch, Figures &F,
+                                 std::string &Error, FiguresCache *Cache,
+                                 LoweringCache *Isl, FiguresMemo *Memo,
+                                 const CostFacts &Facts) {
+  std::optional<Expected<LoweringFigures>> Own;
+  const Expected<LoweringFigures> *LF;
+  // isl's operations quota, where the caller set one, bounds each
+  // schedule's analysis: planning a kernel analyses hundreds.
+  auto Analyze = [&] {
+    isl_ctx_reset_operations(K.Domain.ctx().get());
+    return analyzeStatement(K, S, Sch, Isl, Memo);
+  };
+  if (Cache) {
+    std::string Key = figuresKey(Sch);
+    auto It = Cache->find(Key);
+    if (It == Cache->end())
+      It = Cache->emplace(Key, Analyze()).first;
+    LF = &It->second;
   } else {
-    auto R = analyzeStatement(K, S, Sch, Isl);
-    if (R)
-      LF = std::move(*R);
-    else
-      Error = R.failure().Message;
-    if (Cache)
-      (*Cache)[Key] = LF;
+    LF = &Own.emplace(Analyze());
   }
-  if (!LF)
+  if (!*LF) {
+    Error = LF->failure().Message;
     return false;
-  F.Threads = Sch.totalThreads();
-  F.SharedBytes = LF->SharedBytes;
-  F.RegisterOutputs = Sch.registerOutputs();
-  F.Blocks = "(" + LF->Grid[0] + ", " + LF->Grid[1] + ", " + LF->Grid[2] + ")";
-  for (int A = 0; A < 3; ++A) {
-    const std::string &G = LF->Grid[A];
-    if (!G.empty() && G.size() < 19 &&
-        std::all_of(G.begin(), G.end(), [](char C) { return C >= '0' && C <= '9'; }))
-      F.GridBlocks[A] = std::stol(G);
   }
-  F.Cost = estimateCost(K, S, Sch, *LF, Facts);
+  F.Threads = Sch.totalThreads();
+  F.RegisterOutputs = Sch.registerOutputs();
+  F.SharedBytes = (*LF)->SharedBytes;
+  F.Blocks = "(" + (*LF)->Grid[0] + ", " + (*LF)->Grid[1] + ", " +
+             (*LF)->Grid[2] + ")";
+  for (int A = 0; A < 3; ++A)
+    F.GridBlocks[A] = (*LF)->Blocks[A];
+  F.Empty = (*LF)->Empty;
+  F.Cost = F.Empty ? 0 : estimateCost(K, S, Sch, **LF, Facts);
   return true;
 }
 
 bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
                     Figures &F, std::string &Error) {
-  return computeFiguresCached(K, S, Sch, F, Error, nullptr, nullptr,
+  return computeFiguresCached(K, S, Sch, F, Error, nullptr, nullptr, nullptr,
                               CostFacts(K, S));
 }
+
+namespace {
+/// Why the schedules of a statement were left out: each reason with the
+/// schedules it stopped and the families they belong to.
+class Rejections {
+public:
+  void add(const std::string &Reason, unsigned Family) {
+    Entry &E = Reasons[Reason];
+    ++E.Schedules;
+    E.Families.insert(Family);
+    ++Tried;
+  }
+
+  /// ": R1 (...); R2 (...)", the reasons that stop the most families of
+  /// schedules first, then the first family's, then the most schedules'
+  /// (the blocker common to the whole space, rather than the last one
+  /// tried); "" if there is none.
+  std::string summary() const {
+    std::vector<std::pair<const std::string *, const Entry *>> Ranked;
+    for (const auto &[Reason, E] : Reasons)
+      Ranked.push_back({&Reason, &E});
+    std::stable_sort(Ranked.begin(), Ranked.end(), [](const auto &A, const auto &B) {
+      const Entry &X = *A.second, &Y = *B.second;
+      if (X.Families.size() != Y.Families.size())
+        return X.Families.size() > Y.Families.size();
+      if (*X.Families.begin() != *Y.Families.begin())
+        return *X.Families.begin() < *Y.Families.begin();
+      return X.Schedules > Y.Schedules;
+    });
+    std::string Out;
+    for (size_t I = 0; I < Ranked.size() && I < 3; ++I) {
+      Out += (I ? "; " : ": ") + *Ranked[I].first;
+      if (Ranked.size() > 1)
+        Out += " (" + std::to_string(Ranked[I].second->Schedules) + " of " +
+               std::to_string(Tried) + " schedules)";
+    }
+    if (Ranked.size() > 3)
+      Out += "; and " + std::to_string(Ranked.size() - 3) + " other reasons";
+    return Out;
+  }
+
+private:
+  struct Entry {
+    size_t Schedules = 0;
+    std::set<unsigned> Families;
+  };
+  std::map<std::string, Entry> Reasons;
+  size_t Tried = 0;
+};
+} // namespace
 
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
                                 std::string &Error) {
@@ -358,21 +433,38 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
   std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
   for (const Statement &S : K.Stmts) {
     std::vector<std::pair<Schedule, Figures>> Legal;
-    std::string Why;
-    std::map<std::string, std::optional<LoweringFigures>> Cache;
+    Rejections Why;
+    FiguresCache Cache;
     LoweringCache Isl;
+    FiguresMemo Memo;
     CostFacts Facts(K, S);
-    for (Schedule &Sch : enumerateStatement(K, S, Opts)) {
+    for (Candidate &C : enumerateStatement(K, S, Opts)) {
+      Schedule &Sch = C.Sch;
       Figures F;
-      if (!computeFiguresCached(K, S, Sch, F, Why, &Cache, &Isl, Facts))
+      std::string Reason;
+      if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, &Memo,
+                                Facts)) {
+        Why.add(Reason, C.Family);
         continue;
-      if (F.SharedBytes > Opts.MaxSharedBytes || !launchable(F, Opts))
+      }
+      if (F.SharedBytes > Opts.MaxSharedBytes) {
+        Why.add("the staged reads need more shared memory than --max-shared=" +
+                    std::to_string(Opts.MaxSharedBytes) + " bytes",
+                C.Family);
         continue;
+      }
+      if (std::string R = unlaunchable(F, Opts); !R.empty()) {
+        Why.add(R, C.Family);
+        continue;
+      }
       Legal.push_back({std::move(Sch), F});
+      // A statement with no point does nothing, whatever its schedule.
+      if (F.Empty)
+        break;
     }
     if (Legal.empty()) {
-      Error = "no schedule of statement " + S.Name +
-              " fits the constraints" + (Why.empty() ? "" : ": " + Why);
+      Error = "no schedule of statement " + S.Name + " fits the constraints" +
+              Why.summary();
       return {};
     }
     std::stable_sort(Legal.begin(), Legal.end(), [](const auto &A, const auto &B) {

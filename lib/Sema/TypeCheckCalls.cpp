@@ -141,6 +141,21 @@ StatementChecker::reduction(const ast::Expr &E, ReduceOp Op) {
   }
   if (!Enclosing.empty() && !rejectNested(E, Op, Names))
     return std::nullopt;
+  // Side by side, two reductions run over different indices (one index is
+  // reduced once), and the lowering gives a statement one reduction loop
+  // nest.
+  if (Enclosing.empty() && FirstReduction) {
+    Diags.error(E.NameRange,
+                std::string("a second reduction in this statement: ") +
+                    "several reductions side by side are not supported yet; "
+                    "compute " +
+                    quote(normalizedSpelling(SM.slice(E.Range))) +
+                    " in a kernel of its own and read its result");
+    Diags.note(FirstReduction->NameRange, "the first reduction is here");
+    return std::nullopt;
+  }
+  if (Enclosing.empty())
+    FirstReduction = &E;
   for (unsigned P : Positions) {
     Bound.push_back(P);
     Reduced.insert(P);

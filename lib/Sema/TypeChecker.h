@@ -90,6 +90,8 @@ private:
   };
   /// The reductions whose body is being checked, outermost first.
   std::vector<EnclosingReduction> Enclosing;
+  /// The statement's first reduction outside any other.
+  const ast::Expr *FirstReduction = nullptr;
   unsigned Errors = 0;
 };
 

@@ -55,11 +55,14 @@ TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
   return Key;
 }
 
-std::vector<gpu::Launch> programLaunches(isl::ctx Ctx, const DeviceProgram &P,
-                                         const HostData &Data) {
+Expected<std::vector<gpu::Launch>>
+programLaunches(isl::ctx Ctx, const DeviceProgram &P, const HostData &Data) {
   std::vector<gpu::Launch> Launches;
   for (const DeviceKernel &DK : P.Kernels) {
-    std::array<long, 3> Grid = launchGrid(Ctx, DK, Data.Params);
+    auto Blocks = launchBlocks(Ctx, DK, Data.Params);
+    if (!Blocks)
+      return Blocks.takeFailure();
+    std::array<long, 3> Grid = *Blocks;
     if (Grid[0] == 0 || Grid[1] == 0 || Grid[2] == 0)
       continue;
     gpu::Launch L;
@@ -294,6 +297,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
   TuningDB Db(Result.Database);
+  Result.DatabaseInMemory = Db.inMemory();
   if (!Opts.Retune)
     if (auto Rec = Db.lookup(Result.Key)) {
       Result.FromDatabase = true;
@@ -368,8 +372,12 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Fail(VariantStatus::Failed, Code[I].Error);
       continue;
     }
-    std::vector<gpu::Launch> Launches =
-        programLaunches(Isl.get(), *Code[I].Program, *Data);
+    auto Planned = programLaunches(Isl.get(), *Code[I].Program, *Data);
+    if (!Planned) {
+      Fail(VariantStatus::Dropped, Planned.failure().Message);
+      continue;
+    }
+    std::vector<gpu::Launch> Launches = std::move(*Planned);
     Phase = Clock::now();
     gpu::LoadResult L = W.load(Code[I].Cubin, Launches);
     Result.RunSeconds += Since(Phase);

@@ -194,6 +194,7 @@ public:
              std::chrono::milliseconds BusyTimeout);
 
   const std::filesystem::path &path() const { return Path; }
+  bool inMemory() const { return InMemory; }
   sqlite3 *db() const { return Handle.get(); }
   Statement prepare(const char *Sql) { return Statement(Path, db(), Sql); }
   void exec(const char *Sql, const char *What) {
@@ -220,20 +221,45 @@ public:
 private:
   std::filesystem::path Path;
   std::chrono::milliseconds BusyTimeout;
+  bool InMemory = false;
   std::unique_ptr<sqlite3, DbCloser> Handle;
 };
 
+/// Whether \p Path names a file that a database cannot live in but whose
+/// writes are meant to vanish (a character device such as /dev/null);
+/// throws for an empty path, a folder, or another kind of file that is
+/// not a regular one. SQLite would otherwise create its journal beside the
+/// device (/dev/null-journal) or fail with a vague message.
+bool isDiscardingDevice(const std::filesystem::path &Path) {
+  if (Path.empty())
+    throw TuningDBError("the tuning database's path is empty; give a file "
+                        "with --db=PATH or LOOPY_TUNING_DB, or leave both "
+                        "out for the default");
+  std::error_code EC;
+  std::filesystem::file_status St = std::filesystem::status(Path, EC);
+  if (EC || !std::filesystem::exists(St) ||
+      std::filesystem::is_regular_file(St))
+    return false; // created, or opened as it is, or a clear error of SQLite
+  if (std::filesystem::is_character_file(St))
+    return true;
+  throw TuningDBError(describe(Path) + " is " +
+                      (std::filesystem::is_directory(St)
+                           ? "a folder"
+                           : "not a regular file") +
+                      "; give a file path with --db=PATH or LOOPY_TUNING_DB");
+}
+
 SqliteFile::SqliteFile(const std::filesystem::path &P,
                        std::chrono::milliseconds BusyTimeout)
-    : Path(P), BusyTimeout(BusyTimeout) {
+    : Path(P), BusyTimeout(BusyTimeout), InMemory(isDiscardingDevice(P)) {
   std::error_code EC;
-  if (Path.has_parent_path())
+  if (!InMemory && Path.has_parent_path())
     std::filesystem::create_directories(Path.parent_path(), EC);
   if (EC)
     throw TuningDBError(describe(Path) + ": cannot create its folder: " +
                         EC.message());
   sqlite3 *Raw = nullptr;
-  int R = sqlite3_open_v2(Path.c_str(), &Raw,
+  int R = sqlite3_open_v2(InMemory ? ":memory:" : Path.c_str(), &Raw,
                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   Handle.reset(Raw);
   if (R != SQLITE_OK) {
@@ -355,6 +381,8 @@ TuningDB::TuningDB(TuningDB &&) noexcept = default;
 TuningDB &TuningDB::operator=(TuningDB &&) noexcept = default;
 
 const std::filesystem::path &TuningDB::path() const { return Db->path(); }
+
+bool TuningDB::inMemory() const { return Db->inMemory(); }
 
 std::optional<TuningRecord> TuningDB::lookup(const TuningKey &Key) {
   Statement S = Db->prepare(

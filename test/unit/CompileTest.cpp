@@ -189,6 +189,39 @@ TEST(Compile, LaunchArgumentsInParameterOrder) {
             std::string::npos);
 }
 
+TEST(Compile, LaunchRefusesGridsPastTheDeviceLimits) {
+  // At symbolic sizes the planner cannot know the grid: the launch checks
+  // it at the sizes it runs, with isl.
+  const char *Axpy = R"(
+kernel axpy(n: index; a: f32, x: in f32[n], y: out f32[n]) {
+  domain { [i] : 0 <= i < n }
+  y[i] = a * x[i];
+})";
+  std::ostringstream Err;
+  auto C = check(Axpy, {}, Err);
+  ASSERT_TRUE(C) << Err.str();
+  const Kernel &K = C->kernels()[0];
+  auto V = chooseVariant(K, {}, "i:g.x,t.x*32");
+  ASSERT_TRUE(V);
+  auto P = lowerVariant(K, *V);
+  ASSERT_TRUE(P);
+  const device::DeviceKernel &DK = P->Kernels.front();
+  auto Fits = launchBlocks(C->ctx(), DK, {{"n", 1000}});
+  ASSERT_TRUE(Fits) << Fits.failure().Message;
+  EXPECT_EQ((*Fits)[0], 32);
+  auto Last = launchBlocks(C->ctx(), DK, {{"n", 32 * 2147483647L}});
+  ASSERT_TRUE(Last) << Last.failure().Message;
+  EXPECT_EQ((*Last)[0], 2147483647L);
+  auto Past = launchBlocks(C->ctx(), DK, {{"n", 1099511627776L}});
+  ASSERT_FALSE(Past);
+  EXPECT_EQ(Past.failure().Message,
+            "launch of 'axpy': the grid needs 34359738368 blocks along x, more "
+            "than the device's limit of 2147483647; use smaller sizes or a "
+            "variant with more outputs per block");
+  auto None = launchBlocks(C->ctx(), DK, {});
+  ASSERT_FALSE(None);
+}
+
 TEST(Subprocess, CapturesOutputAndExitStatus) {
   auto Run = runCapturing({"/bin/sh", "-c", "echo lifted; exit 3"});
   ASSERT_TRUE(Run) << Run.failure().Message;

@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -191,6 +193,45 @@ TEST(TuningDB, RoundTrip) {
   expectStored(Db, keyNumber(1), 1);
   EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "2");
   EXPECT_EQ(rawQuery(P, "PRAGMA journal_mode"), "wal");
+}
+
+TEST(TuningDB, PathsThatAreNotFiles) {
+  // An empty path is an error, never the default database.
+  try {
+    TuningDB Db("");
+    FAIL() << "an empty path opened";
+  } catch (TuningDBError &E) {
+    EXPECT_NE(std::string(E.what()).find("path is empty"), std::string::npos)
+        << E.what();
+  }
+  TempDir T;
+  try {
+    TuningDB Db(T.path());
+    FAIL() << "a folder opened";
+  } catch (TuningDBError &E) {
+    EXPECT_NE(std::string(E.what()).find("is a folder"), std::string::npos)
+        << E.what();
+  }
+  fs::path Fifo = T.path() / "fifo";
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  try {
+    TuningDB Db(Fifo);
+    FAIL() << "a FIFO opened";
+  } catch (TuningDBError &E) {
+    EXPECT_NE(std::string(E.what()).find("not a regular file"),
+              std::string::npos)
+        << E.what();
+  }
+  // A device that discards writes: a database in memory, no side files.
+  {
+    TuningDB Db("/dev/null");
+    EXPECT_TRUE(Db.inMemory());
+    Db.store(keyNumber(1), recordNumber(1), variantsNumber(1));
+    expectStored(Db, keyNumber(1), 1);
+  }
+  for (const char *Side : {"/dev/null-journal", "/dev/null-wal", "/dev/null-shm"})
+    EXPECT_FALSE(fs::exists(Side)) << Side;
+  EXPECT_FALSE(TuningDB("/dev/null").lookup(keyNumber(1)));
 }
 
 TEST(TuningDB, EveryKeyFieldCounts) {

@@ -199,8 +199,14 @@ int run(int argc, char **argv) {
   }
   if (R.count("report"))
     Opts.Report = R["report"].as<size_t>();
-  if (R.count("db"))
+  if (R.count("db")) {
     Opts.Db = R["db"].as<std::string>();
+    if (Opts.Db.empty()) {
+      std::cerr << "loopyc: error: --db needs a file path; leave it out for "
+                   "the default database\n";
+      return 1;
+    }
+  }
   for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
     if (R.count(Opt) && !Opts.Tune) {
       std::cerr << "loopyc: error: --" << Opt << " goes with --tune\n";

@@ -119,6 +119,10 @@ struct DeviceKernel {
   bool Index32 = false;
   /// The body calls loopy_atomic_add (the prelude defines it).
   bool Atomics = false;
+  /// The body calls loopy_div_i32/i64 and loopy_rem_i32/i64, the language's
+  /// integer division (x / 0 = 0, x % 0 = x, the minimum / -1 wraps, % -1
+  /// is 0), which the prelude defines without undefined behaviour.
+  bool IntDivision = false;
   /// Arrays the kernel reads as vectors, with the alignment in bytes their
   /// base pointers need (memory from cuMemAlloc always has it).
   std::vector<std::pair<std::string, long>> Aligned;

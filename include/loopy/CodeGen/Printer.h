@@ -22,9 +22,11 @@ std::string printProgram(const device::DeviceProgram &P, Dialect D);
 
 /// The pieces of printProgram, for sources that hold several programs: the
 /// prelude (types and helpers, once per source; with \p Atomics also the
-/// atomic additions of reductions split across blocks) and the kernel
-/// functions.
-std::string printPrelude(Dialect D, bool Atomics = true);
+/// atomic additions of reductions split across blocks, with
+/// \p IntDivision the integer division of the language, defined for every
+/// divisor) and the kernel functions.
+std::string printPrelude(Dialect D, bool Atomics = true,
+                         bool IntDivision = true);
 std::string printKernels(const device::DeviceProgram &P, Dialect D);
 
 } // namespace loopy

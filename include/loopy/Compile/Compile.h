@@ -100,7 +100,9 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
             DiagnosticEngine &Diags);
 
 /// The planner's variants of \p K, best first; a user Failure ("cannot
-/// schedule kernel 'K': why") where no statement can be scheduled.
+/// schedule kernel 'K': why") where no statement can be scheduled, or
+/// where isl runs past Opts.IslMaxOperations (counted afresh for each
+/// schedule analysed), naming --isl-max-operations.
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
                                             const PlannerOptions &Opts);
 
@@ -118,15 +120,19 @@ Expected<Variant> chooseVariant(const Kernel &K,
 
 /// Lowers \p V of \p K to device code. A Failure gives the reason alone;
 /// callers name the variant. \p Cache, where given, holds isl objects of
-/// \p K's context from earlier lowerings.
+/// \p K's context from earlier lowerings. isl's work is bounded by
+/// \p IslMaxOperations (0: unlimited); past it, a user Failure names
+/// --isl-max-operations.
 Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
-                                             LoweringCache *Cache = nullptr);
+                                             LoweringCache *Cache = nullptr,
+                                             unsigned long IslMaxOperations = 0);
 
 /// Lowers the variants \p Vs[Pick[I]] of kernel number \p KI of \p C on up
 /// to \p Threads threads (0: one per core); result I belongs to Pick[I].
 /// Each thread lowers its own copy of the kernel, in an isl context of its
 /// own (rebuildKernel), and takes whole groups of variants that map their
-/// outputs alike, so that their loop nests are generated once.
+/// outputs alike, so that their loop nests are generated once. Each
+/// lowering is bounded by C.options().IslMaxOperations.
 std::vector<Expected<device::DeviceProgram>>
 lowerVariants(const CheckedSource &C, size_t KI, const std::vector<Variant> &Vs,
               const std::vector<size_t> &Pick, unsigned Threads = 0);

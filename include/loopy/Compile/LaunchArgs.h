@@ -5,7 +5,8 @@
 // index parameters as 64-bit integers (idx in the generated code), scalars
 // through scalarArgBytes, arrays by name to the launcher's buffers.
 // bindLaunchArgs does that once; each launcher then turns an array name
-// into its own kind of buffer.
+// into its own kind of buffer. launchBlocks gives the grid every launcher
+// uses, checked against the device's limits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_COMPILE_LAUNCHARGS_H
@@ -15,6 +16,9 @@
 #include "loopy/Interp/HostData.h"
 #include "loopy/Support/Expected.h"
 
+#include <isl/cpp.h>
+
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,6 +43,16 @@ struct LaunchArg {
 Expected<std::vector<LaunchArg>>
 bindLaunchArgs(const device::DeviceKernel &DK, const ParamValues &Params,
                const std::map<std::string, HostScalar> &Scalars);
+
+/// Blocks along x, y and z of \p DK at the index parameters \p Params,
+/// evaluated by isl from its grid (launchGrid); a zero means the kernel
+/// has nothing to do there and is not launched. A user Failure where a
+/// parameter the grid needs has no value, or where the grid is past the
+/// device's limits (MaxGridBlocks, Schedule/Figures.h) at these sizes, which a launcher must
+/// refuse rather than run.
+Expected<std::array<long, 3>> launchBlocks(isl::ctx Ctx,
+                                           const device::DeviceKernel &DK,
+                                           const ParamValues &Params);
 
 } // namespace loopy
 

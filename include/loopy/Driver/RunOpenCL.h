@@ -18,11 +18,11 @@
 namespace loopy {
 
 /// Copies every array of \p Data to \p Dev, launches the kernels of \p P
-/// (built into \p Prog) in order on the grids launchGrid computes in \p Ctx
+/// (built into \p Prog) in order on the grids launchBlocks computes in \p Ctx
 /// from Data.Params (a kernel whose grid is empty is skipped), and reads the
 /// 'out' and 'inout' arrays of \p K back into \p Data. Throws
 /// cl::OpenCLError when a call fails, std::invalid_argument when \p Data
-/// lacks a value the kernels take.
+/// lacks a value the kernels take or a grid is past the device's limits.
 void runOnOpenCL(const cl::Device &Dev, const cl::Program &Prog,
                  const device::DeviceProgram &P, const Kernel &K,
                  HostData &Data, isl::ctx Ctx);

@@ -23,6 +23,11 @@ struct PlannerOptions {
   long MinBlocks = 1;     // for the given sizes, where they are fixed
   long MaxSharedBytes = 48 * 1024;
   long MaxRegisterOutputs = 64; // outputs held in registers per thread
+  /// Bound on isl's work in analysing one schedule while planning, and in
+  /// lowering one variant (0: unlimited); the compile entry applies it
+  /// (planVariants, lowerVariant). Not part of the space: the tuning key
+  /// omits it.
+  unsigned long IslMaxOperations = 0;
 };
 
 /// Static figures of one statement's schedule.
@@ -34,6 +39,8 @@ struct Figures {
   /// Blocks along x, y, z where the sizes make them constant, else -1.
   long GridBlocks[3] = {-1, -1, -1};
   double Cost = 0;    // estimated seconds at the assumed sizes
+  /// The statement has no point: its kernel is never launched.
+  bool Empty = false;
 };
 
 /// One variant of a kernel: a schedule per statement.

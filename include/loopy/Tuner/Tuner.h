@@ -103,6 +103,8 @@ struct TuneResult {
   size_t PlannedVariants = 0;
   KernelWork Work;
   std::filesystem::path Database;
+  /// The database was a character device (/dev/null): nothing was stored.
+  bool DatabaseInMemory = false;
   /// Where the search's time went: lowering and NVRTC, loading and the
   /// verification runs on the GPU, the checks on the CPU, the timed runs.
   double CompileSeconds = 0, RunSeconds = 0, CheckSeconds = 0,
@@ -127,10 +129,11 @@ TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
 std::string plannerOptionsText(const PlannerOptions &Opts);
 
 /// The launches of \p P at \p Params: one per kernel whose grid is not
-/// empty, arguments bound by name (arrays to the buffers of that name).
-std::vector<gpu::Launch> programLaunches(isl::ctx Ctx,
-                                         const device::DeviceProgram &P,
-                                         const HostData &Data);
+/// empty, arguments bound by name (arrays to the buffers of that name). A
+/// user Failure where a grid is past the device's limits (launchBlocks).
+Expected<std::vector<gpu::Launch>>
+programLaunches(isl::ctx Ctx, const device::DeviceProgram &P,
+                const HostData &Data);
 
 } // namespace loopy
 

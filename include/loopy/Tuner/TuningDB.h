@@ -103,8 +103,12 @@ public:
   /// if missing, and upgrading one of schema version 1. Throws TuningDBError
   /// if the file cannot be opened, is not an SQLite database, holds other
   /// tables than a tuning database's, or has a newer schema version than
-  /// this loopyc's. \p BusyTimeout bounds how
-  /// long one operation waits for another process's lock.
+  /// this loopyc's, and if \p Path is empty, a folder or another kind of
+  /// file that is not a regular one. A character device (such as
+  /// /dev/null) gives a database in memory, which keeps nothing past this
+  /// object and leaves no file beside the device (inMemory()).
+  /// \p BusyTimeout bounds how long one operation waits for another
+  /// process's lock.
   explicit TuningDB(const std::filesystem::path &Path,
                     std::chrono::milliseconds BusyTimeout =
                         std::chrono::seconds(10));
@@ -113,6 +117,8 @@ public:
   TuningDB &operator=(TuningDB &&) noexcept;
 
   const std::filesystem::path &path() const;
+  /// True where \p Path was a character device: nothing is stored.
+  bool inMemory() const;
 
   /// The result stored under \p Key, if any.
   std::optional<TuningRecord> lookup(const TuningKey &Key);
