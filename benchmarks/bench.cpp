@@ -1,21 +1,24 @@
-//===- bench.cpp - loopy against cuBLAS, side by side, in one run ---------===//
+//===- bench.cpp - loopy against cuBLAS and the roofline, in one run ------===//
 //
-// For each kernel and size: tune it through the loopy API (or take the
-// result from the tuning database), run it and the cuBLAS reference once on
-// the same random inputs and compare their outputs, then time both with
-// CUDA events (median of many runs; inputs rotated among several copies
-// where one copy would fit in L2). The device's copy bandwidth is measured
-// in the same run. Prints one table and writes it as JSON and as an SVG
-// chart. Exits 1 if any result is wrong.
+// For each case (cases.h): tune its kernels through the loopy API (or take
+// the results from the tuning database); where the reference is cuBLAS,
+// run loopy's kernels and the reference once on the same random inputs and
+// compare their outputs; then time both with CUDA events (median of many
+// runs; inputs rotated among several copies where one copy would fit in
+// L2). The device's copy bandwidth, and cuBLAS SGEMM's FLOP rate where a
+// roofline needs it, are measured in the same run. Prints one table and
+// writes it as JSON and as an SVG chart. Exits 1 if any result is wrong.
 //
-//   loopy-bench [--only=NAME[,NAME...]] [--quick] [--db=PATH] [--budget=N] OUTDIR
+// The GPU driver is loaded only to run: --help and --list work on a
+// machine without one.
 //
 //===----------------------------------------------------------------------===//
-#include "loopy/Driver/Json.h"
-#include "loopy/Runtime/Cuda.h"
+#include "cases.h"
+#include "report.h"
+
 #include "loopy/loopy.h"
 
-#include <cublas_v2.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,12 +27,11 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
+
+namespace bench {
 
 namespace {
 
@@ -37,52 +39,25 @@ using loopy::cuda::DeviceBuffer;
 using loopy::cuda::Event;
 using loopy::cuda::Stream;
 
+const char *Usage =
+    "usage: loopy-bench [OPTIONS] OUTDIR     run the cases on the GPU\n"
+    "       loopy-bench [OPTIONS] --list     list them (no GPU needed)\n"
+    "\n"
+    "  --suite=zoo|examples|all  which cases (default: all)\n"
+    "  --only=NAME[,NAME...]     cases whose name contains one of these\n"
+    "  --quick                   a few cases of each suite\n"
+    "  --db=PATH                 the tuning database\n"
+    "  --budget=N                variants timed per kernel\n"
+    "  --list                    print the selected cases with their counted\n"
+    "                            work and reference, and check every zoo\n"
+    "                            file's cuBLAS calls on the host against the\n"
+    "                            reference interpreter at its check sizes\n";
+
 void check(cublasStatus_t S, const char *What) {
   if (S != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string(What) + ": cuBLAS status " +
                              std::to_string(static_cast<int>(S)));
 }
-
-/// One array of a case: its name in the kernel, elements, element size.
-struct ArraySpec {
-  std::string Name;
-  size_t Elements;
-  size_t ElementBytes = 4;
-  bool Output = false;
-};
-
-/// One set of device buffers of a case.
-using BufferSet = std::map<std::string, DeviceBuffer>;
-
-struct Case {
-  std::string Name;   // "matmul f32"
-  std::string Size;   // "4096^3"
-  std::string File;   // in examples/
-  std::map<std::string, long> Params;
-  std::map<std::string, double> Scalars;
-  std::vector<ArraySpec> Arrays;
-  std::string Reference; // "cublasSgemm"
-  /// Runs the reference on one buffer set.
-  std::function<void(cublasHandle_t, BufferSet &)> RunReference;
-  bool Quick = false; // part of --quick
-  /// Terms summed into each output element (1 without a reduction): the
-  /// outputs of loopy and of the reference may differ by rounding within
-  /// the project's tolerance for that many terms.
-  double ReductionLength = 1;
-  /// Variants timed where --budget is not given (0: the tuner's default).
-  /// Matrix products have thousands of register-tiled variants that the
-  /// static model cannot tell apart; they get a wider search.
-  size_t Budget = 0;
-};
-
-struct Row {
-  std::string Name, Size, Reference, Schedule;
-  double Loopy = 0, Ref = 0, Flops = 0, Bytes = 0, TuningSeconds = 0;
-  double LookupSeconds = 0; // this run's tune() call
-  double MaxError = 0;
-  bool FromDatabase = false, Ok = false;
-  std::string Error;
-};
 
 /// Median seconds of \p Run over repeats until 0.3 s or 200 runs, after
 /// warm-up; \p Run gets the repeat number (to rotate buffers).
@@ -106,180 +81,48 @@ double timeIt(const Stream &S, const std::function<void(unsigned)> &Run) {
   return Times[Times.size() / 2];
 }
 
-/// Device-to-device copy bandwidth (bytes read plus written per second).
+/// Device-to-device copy bandwidth (bytes read plus written per second),
+/// through the driver that loopy::cuda loaded.
 double copyBandwidth(const Stream &S) {
+  using CopyFn = CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto Copy = Lib ? reinterpret_cast<CopyFn>(dlsym(Lib, "cuMemcpyDtoDAsync_v2"))
+                  : nullptr;
+  if (!Copy)
+    throw std::runtime_error("cuMemcpyDtoDAsync_v2 not found in libcuda.so.1");
   size_t Bytes = size_t(1) << 30;
   DeviceBuffer A(Bytes), B(Bytes);
   A.memset(1);
   double T = timeIt(S, [&](unsigned) {
-    if (cuMemcpyDtoDAsync_v2(B.pointer(), A.pointer(), Bytes, S.handle()) !=
-        CUDA_SUCCESS)
+    if (Copy(B.pointer(), A.pointer(), Bytes, S.handle()) != CUDA_SUCCESS)
       throw std::runtime_error("cuMemcpyDtoDAsync failed");
   });
   return 2.0 * Bytes / T;
 }
 
-std::vector<Case> cases(const std::string &Examples) {
-  std::vector<Case> Cs;
-  auto Gemm = [&](std::string Size, long N, long M, long L, bool Quick) {
-    Case C;
-    C.Name = "matmul f32";
-    C.Size = Size;
-    C.File = Examples + "/matmul.loop";
-    C.Params = {{"n", N}, {"m", M}, {"l", L}};
-    C.Arrays = {{"a", size_t(N * L)}, {"b", size_t(L * M)}, {"c", size_t(N * M), 4, true}};
-    C.Reference = "cublasSgemm";
-    C.Quick = Quick;
-    C.ReductionLength = L;
-    C.Budget = 128;
-    // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ.
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      float One = 1, Zero = 0;
-      check(cublasSgemm(H, CUBLAS_OP_N, CUBLAS_OP_N, M, N, L, &One,
-                        (const float *)B.at("b").pointer(), M,
-                        (const float *)B.at("a").pointer(), L, &Zero,
-                        (float *)B.at("c").pointer(), M),
-            "cublasSgemm");
-    };
-    Cs.push_back(C);
+/// cuBLAS SGEMM's FLOP rate at 4096^3.
+double sgemmRate(cublasHandle_t H, const Stream &S) {
+  const int N = 4096;
+  DeviceBuffer A(size_t(N) * N * 4), B(size_t(N) * N * 4), C(size_t(N) * N * 4);
+  A.memset(0x3c);
+  B.memset(0x3c);
+  auto P = [](const DeviceBuffer &D) {
+    return reinterpret_cast<float *>(static_cast<uintptr_t>(D.pointer()));
   };
-  Gemm("4096^3", 4096, 4096, 4096, true);
-  Gemm("1000^3", 1000, 1000, 1000, false);
-  Gemm("4097^3", 4097, 4097, 4097, false);
-  Gemm("8192x8192x512", 8192, 8192, 512, false);
-  {
-    Case C;
-    C.Name = "matmul f64";
-    C.Size = "4096^3";
-    C.File = Examples + "/matmul_f64.loop";
-    long N = 4096;
-    C.Params = {{"n", N}, {"m", N}, {"l", N}};
-    C.Arrays = {{"a", size_t(N * N), 8}, {"b", size_t(N * N), 8}, {"c", size_t(N * N), 8, true}};
-    C.Reference = "cublasDgemm";
-    C.Budget = 128;
-    C.ReductionLength = N;
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      double One = 1, Zero = 0;
-      check(cublasDgemm(H, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &One,
-                        (const double *)B.at("b").pointer(), N,
-                        (const double *)B.at("a").pointer(), N, &Zero,
-                        (double *)B.at("c").pointer(), N),
-            "cublasDgemm");
-    };
-    Cs.push_back(C);
-  }
-  for (bool T : {false, true}) {
-    Case C;
-    long N = 16384;
-    C.Name = T ? "matvec_t f32" : "matvec f32";
-    C.Size = "16384^2";
-    C.File = Examples + (T ? "/matvec_t.loop" : "/matvec.loop");
-    C.Params = {{"n", N}, {"m", N}};
-    C.Arrays = {{"a", size_t(N * N)}, {"x", size_t(N)}, {"y", size_t(N), 4, true}};
-    C.Reference = "cublasSgemv";
-    C.ReductionLength = N;
-    C.Quick = true;
-    // Row-major a (n x m) is column-major aᵀ (m x n, leading dimension m).
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      float One = 1, Zero = 0;
-      check(cublasSgemv(H, T ? CUBLAS_OP_N : CUBLAS_OP_T, N, N, &One,
-                        (const float *)B.at("a").pointer(), N,
-                        (const float *)B.at("x").pointer(), 1, &Zero,
-                        (float *)B.at("y").pointer(), 1),
-            "cublasSgemv");
-    };
-    Cs.push_back(C);
-  }
-  {
-    Case C;
-    long N = 16384;
-    C.Name = "transpose f32";
-    C.Size = "16384^2";
-    C.File = Examples + "/transpose.loop";
-    C.Params = {{"n", N}, {"m", N}};
-    C.Arrays = {{"a", size_t(N * N)}, {"b", size_t(N * N), 4, true}};
-    C.Reference = "cublasSgeam";
-    C.Quick = true;
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      float One = 1, Zero = 0;
-      float *Out = (float *)B.at("b").pointer();
-      check(cublasSgeam(H, CUBLAS_OP_T, CUBLAS_OP_N, N, N, &One,
-                        (const float *)B.at("a").pointer(), N, &Zero, Out, N,
-                        Out, N),
-            "cublasSgeam");
-    };
-    Cs.push_back(C);
-  }
-  {
-    Case C;
-    long N = 1L << 28;
-    C.Name = "lin_comb f32";
-    C.Size = "2^28";
-    C.File = Examples + "/lin_comb.loop";
-    C.Params = {{"n", N}};
-    C.Scalars = {{"a", 1.5}, {"b", -0.75}};
-    C.Arrays = {{"x", size_t(N)}, {"y", size_t(N)}, {"z", size_t(N), 4, true}};
-    // saxpy moves the same bytes: x read, y read and written.
-    C.Reference = "cublasSaxpy";
-    C.Quick = true;
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      float A = 1.5f;
-      check(cublasSaxpy(H, N, &A, (const float *)B.at("x").pointer(), 1,
-                        (float *)B.at("z").pointer(), 1),
-            "cublasSaxpy");
-    };
-    Cs.push_back(C);
-  }
-  {
-    Case C;
-    long N = 1L << 28;
-    C.Name = "dot f32";
-    C.Size = "2^28";
-    C.File = Examples + "/dot.loop";
-    C.Params = {{"n", N}};
-    C.Arrays = {{"x", size_t(N)}, {"y", size_t(N)}, {"r", 1, 4, true}};
-    C.Reference = "cublasSdot";
-    C.ReductionLength = N;
-    C.Quick = true;
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      check(cublasSdot(H, N, (const float *)B.at("x").pointer(), 1,
-                       (const float *)B.at("y").pointer(), 1,
-                       (float *)B.at("r").pointer()),
-            "cublasSdot");
-    };
-    Cs.push_back(C);
-  }
-  {
-    Case C;
-    long E = 100000, M = 35;
-    C.Name = "batched 35x35 matmul";
-    C.Size = "1e5 x 35x35x35";
-    C.File = Examples + "/batched_matmul.loop";
-    C.Params = {{"nelements", E}, {"m", M}};
-    C.Arrays = {{"a", 35 * 35}, {"b", size_t(E * 35 * M)}, {"c", size_t(E * 35 * M), 4, true}};
-    C.Reference = "cublasSgemmStridedBatched";
-    C.ReductionLength = 35;
-    // c[e] = a · b[e], row-major: column-major c[e]ᵀ = b[e]ᵀ · aᵀ, a shared.
-    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
-      float One = 1, Zero = 0;
-      check(cublasSgemmStridedBatched(
-                H, CUBLAS_OP_N, CUBLAS_OP_N, M, 35, 35, &One,
-                (const float *)B.at("b").pointer(), M, 35 * M,
-                (const float *)B.at("a").pointer(), 35, 0, &Zero,
-                (float *)B.at("c").pointer(), M, 35 * M, E),
-            "cublasSgemmStridedBatched");
-    };
-    Cs.push_back(C);
-  }
-  return Cs;
+  float One = 1, Zero = 0;
+  double T = timeIt(S, [&](unsigned) {
+    check(cublasSgemm(H, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &One, P(A), N, P(B),
+                      N, &Zero, P(C), N),
+          "cublasSgemm");
+  });
+  return 2.0 * N * N * N / T;
 }
 
 /// The largest difference between \p A and \p B relative to the largest
-/// magnitude of \p B (NaN anywhere: infinity).
+/// magnitude of \p B; elements NaN in both (written by neither: still
+/// poisoned) are skipped, a NaN in one only gives infinity.
 double maxError(const std::vector<unsigned char> &A,
                 const std::vector<unsigned char> &B, size_t ElementBytes) {
-  size_t N = A.size() / ElementBytes;
-  double Worst = 0, Scale = 0;
   auto At = [&](const std::vector<unsigned char> &V, size_t I) {
     if (ElementBytes == 8) {
       double D;
@@ -290,56 +133,157 @@ double maxError(const std::vector<unsigned char> &A,
     std::memcpy(&F, V.data() + 4 * I, 4);
     return double(F);
   };
-  for (size_t I = 0; I < N; ++I)
-    Scale = std::max(Scale, std::fabs(At(B, I)));
-  for (size_t I = 0; I < N; ++I) {
-    double D = std::fabs(At(A, I) - At(B, I));
-    if (std::isnan(D))
+  double Worst = 0, Scale = 0;
+  for (size_t I = 0; I < A.size() / ElementBytes; ++I) {
+    double X = At(A, I), Y = At(B, I);
+    if (std::isnan(X) && std::isnan(Y))
+      continue;
+    if (std::isnan(X - Y))
       return INFINITY;
-    Worst = std::max(Worst, D);
+    Worst = std::max(Worst, std::fabs(X - Y));
+    Scale = std::max(Scale, std::fabs(Y));
   }
   return Worst / std::max(Scale, 1e-30);
 }
 
-std::string fmt(const char *F, double V) {
-  char Buf[64];
-  std::snprintf(Buf, sizeof Buf, F, V);
-  return Buf;
+/// The GPU, its stream and cuBLAS handle, and what was measured on it.
+struct Gpu {
+  loopy::cuda::Device Dev{0};
+  loopy::cuda::Context Ctx{Dev};
+  Stream S;
+  cublasHandle_t H = nullptr;
+  double Copy = 0, Sgemm = 0;
+  std::mt19937 Gen{1};
+
+  Gpu() {
+    check(cublasCreate(&H), "cublasCreate");
+    check(cublasSetStream(H, S.handle()), "cublasSetStream");
+    check(cublasSetMathMode(H, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
+    check(cublasSetPointerMode(H, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
+    Copy = copyBandwidth(S);
+  }
+  ~Gpu() { cublasDestroy(H); }
+};
+
+/// Random values in ±[0.5, 1.5) for inputs; all-ones bytes (NaN) for the
+/// rest, so that an element nobody wrote shows.
+std::vector<unsigned char> initialData(const ArraySpec &A, std::mt19937 &Gen) {
+  std::vector<unsigned char> Host(A.Elements * A.ElementBytes, 0xff);
+  if (!A.Input)
+    return Host;
+  std::uniform_real_distribution<float> U(0.5f, 1.5f);
+  for (size_t I = 0; I < A.Elements; ++I) {
+    float F = U(Gen) * (Gen() & 1 ? 1 : -1);
+    if (A.ElementBytes == 8) {
+      double D = F;
+      std::memcpy(Host.data() + 8 * I, &D, 8);
+    } else {
+      std::memcpy(Host.data() + 4 * I, &F, 4);
+    }
+  }
+  return Host;
 }
 
-void writeSvg(const std::string &Path, const std::vector<Row> &Rows,
-              const std::string &Title) {
-  const int BarH = 22, Left = 330, Width = 420, Top = 50;
-  int H = Top + BarH * int(Rows.size()) + 50;
-  double Max = 1.2;
-  for (const Row &R : Rows)
-    if (R.Ok)
-      Max = std::max(Max, R.Ref / R.Loopy * 1.1);
-  std::ofstream OS(Path);
-  OS << "<svg xmlns='http://www.w3.org/2000/svg' width='" << Left + Width + 80
-     << "' height='" << H << "' font-family='sans-serif' font-size='12'>\n"
-     << "<rect width='100%' height='100%' fill='white'/>\n"
-     << "<text x='10' y='20' font-size='14'>" << Title << "</text>\n"
-     << "<text x='10' y='38'>speed relative to the reference in the same run "
-        "(reference time / loopy time; right of the line: loopy faster)</text>\n";
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    const Row &R = Rows[I];
-    int Y = Top + BarH * int(I);
-    double Ratio = R.Ok ? R.Ref / R.Loopy : 0;
-    int W = int(Width * Ratio / Max);
-    OS << "<text x='" << Left - 6 << "' y='" << Y + 15
-       << "' text-anchor='end'>" << R.Name << " " << R.Size << " vs "
-       << R.Reference << "</text>\n"
-       << "<rect x='" << Left << "' y='" << Y + 3 << "' width='" << W
-       << "' height='" << BarH - 6 << "' fill='"
-       << (Ratio >= 1 ? "#2a7" : Ratio >= 0.8 ? "#e90" : "#c33") << "'/>\n"
-       << "<text x='" << Left + W + 4 << "' y='" << Y + 15 << "'>"
-       << (R.Ok ? fmt("%.2f", Ratio) : "wrong") << "</text>\n";
+Row runCase(const Case &C, Gpu &G, const std::string &Db, size_t Budget) {
+  Row R;
+  R.Suite = C.Suite;
+  R.Name = C.Name;
+  R.Size = C.Size;
+  R.Reference = C.Reference;
+  R.Kernels = C.Kernels;
+  R.Flops = C.Flops;
+  R.Bytes = C.Bytes;
+  try {
+    std::vector<loopy::api::TunedKernel> Tuned;
+    auto Source = loopy::api::Source::fromFile(C.File);
+    R.FromDatabase = true;
+    for (const std::string &Name : C.Kernels) {
+      auto K = Source.kernel(Name);
+      for (const std::string &P : K.parameters())
+        K.fix(P, C.Params.at(P));
+      loopy::api::TuneSettings TS;
+      TS.Database = Db;
+      TS.Budget = Budget ? Budget : C.Budget;
+      auto Start = std::chrono::steady_clock::now();
+      Tuned.push_back(K.tune(TS));
+      R.LookupSeconds += std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - Start)
+                             .count();
+      const loopy::api::TunedKernel &T = Tuned.back();
+      R.FromDatabase &= T.fromDatabase();
+      R.TuningSeconds += T.tuningSeconds();
+      R.Schedule += (R.Schedule.empty() ? "" : " ; ") + T.schedule();
+    }
+    // Copies of the buffers, enough that one round exceeds twice L2.
+    size_t SetBytes = 0;
+    for (const ArraySpec &A : C.Arrays)
+      SetBytes += A.Elements * A.ElementBytes;
+    size_t L2 = G.Dev.l2Bytes();
+    size_t Copies = SetBytes >= 2 * L2 ? 1 : (2 * L2) / std::max<size_t>(SetBytes, 1) + 1;
+    std::vector<BufferSet> Sets(Copies);
+    std::map<std::string, std::vector<unsigned char>> Start;
+    for (const ArraySpec &A : C.Arrays) {
+      Start[A.Name] = initialData(A, G.Gen);
+      for (BufferSet &B : Sets)
+        B.emplace(A.Name, DeviceBuffer(Start[A.Name].size()))
+            .first->second.upload(Start[A.Name].data());
+    }
+    std::vector<std::map<std::string, loopy::api::DevicePtr>> Args(Copies);
+    for (size_t I = 0; I < Copies; ++I)
+      for (auto &[Name, Buf] : Sets[I])
+        Args[I][Name] = Buf.pointer();
+    auto RunLoopy = [&](size_t Set) {
+      for (const loopy::api::TunedKernel &T : Tuned)
+        T.launch(Args[Set], C.Scalars, G.S.handle());
+    };
+    R.Ok = true;
+    if (C.RunReference) {
+      // One run of each from the same start, outputs compared.
+      RunLoopy(0);
+      G.S.synchronize();
+      std::map<std::string, std::vector<unsigned char>> Mine;
+      for (const ArraySpec &A : C.Arrays)
+        if (A.Output) {
+          Mine[A.Name].resize(A.Elements * A.ElementBytes);
+          Sets[0].at(A.Name).download(Mine[A.Name].data());
+          Sets[0].at(A.Name).upload(Start[A.Name].data());
+        }
+      if (C.PrepareReference)
+        C.PrepareReference(Sets[0]);
+      C.RunReference(G.H, Sets[0]);
+      G.S.synchronize();
+      for (const ArraySpec &A : C.Arrays) {
+        if (!A.Output)
+          continue;
+        std::vector<unsigned char> Theirs(A.Elements * A.ElementBytes);
+        Sets[0].at(A.Name).download(Theirs.data());
+        double E = maxError(Mine[A.Name], Theirs, A.ElementBytes);
+        R.MaxError = std::max(R.MaxError, E);
+        // Two results, each within the tolerance of the exact one
+        // (Interp/Compare.h: 16 eps (1 + sqrt(terms)) per kernel).
+        double Eps = A.ElementBytes == 8 ? 2.220446e-16 : 1.192093e-7;
+        if (!(E <= 2 * 16 * Eps * C.ToleranceTerms)) {
+          R.Ok = false;
+          R.Error = "output " + A.Name + " differs from " + C.Reference + " by " +
+                    std::to_string(E) + " of its largest magnitude";
+        }
+      }
+    }
+    R.Loopy = timeIt(G.S, [&](unsigned I) { RunLoopy(I % Copies); });
+    if (C.RunReference) {
+      R.Ref = timeIt(G.S, [&](unsigned I) { C.RunReference(G.H, Sets[I % Copies]); });
+    } else {
+      if (!G.Sgemm)
+        G.Sgemm = sgemmRate(G.H, G.S);
+      double BytesTime = C.Bytes / G.Copy, FlopsTime = C.Flops / G.Sgemm;
+      R.Ref = std::max(BytesTime, FlopsTime);
+      R.Reference = BytesTime >= FlopsTime ? "roofline (bytes)" : "roofline (FLOPs)";
+    }
+  } catch (std::exception &E) {
+    R.Ok = false;
+    R.Error = E.what();
   }
-  int X1 = Left + int(Width / Max);
-  OS << "<line x1='" << X1 << "' y1='" << Top - 4 << "' x2='" << X1
-     << "' y2='" << Top + BarH * int(Rows.size()) << "' stroke='black' "
-        "stroke-dasharray='4,3'/>\n</svg>\n";
+  return R;
 }
 
 /// Whether --only=A,B,... (substrings of case names; empty: all) picks
@@ -357,11 +301,37 @@ bool selected(const std::string &Name, const std::string &Only) {
   }
 }
 
-} // namespace
+/// Prints the cases and checks the zoo's references on the host.
+int list(const std::vector<Case> &Cases, const std::vector<ZooFile> &Zoo) {
+  for (const Case &C : Cases) {
+    std::string Kernels;
+    for (const std::string &K : C.Kernels)
+      Kernels += (Kernels.empty() ? "" : ",") + K;
+    std::printf("%-8s %-22s %-18s %-28s %10.3f GFLOP %10.1f MB  %s%s\n",
+                C.Suite.c_str(), C.Name.c_str(), C.Size.c_str(), Kernels.c_str(),
+                C.Flops / 1e9, C.Bytes / 1e6, C.Reference.c_str(),
+                C.Quick ? "  (quick)" : "");
+  }
+  int Status = 0;
+  for (const ZooFile &F : Zoo) {
+    if (F.Reference.empty())
+      continue;
+    try {
+      double E = checkReferenceOnHost(F);
+      std::printf("reference of %s checked on the host at its check sizes: "
+                  "largest difference %.2g\n",
+                  F.Name.c_str(), E);
+    } catch (std::exception &E) {
+      std::printf("reference of %s WRONG: %s\n", F.Name.c_str(), E.what());
+      Status = 1;
+    }
+  }
+  return Status;
+}
 
-int main(int argc, char **argv) {
-  std::string Out, Only, Db;
-  bool Quick = false;
+int run(int argc, char **argv) {
+  std::string Out, Only, Db, Suite = "all";
+  bool Quick = false, List = false;
   size_t Budget = 0;
   for (int I = 1; I < argc; ++I) {
     std::string A = argv[I];
@@ -369,204 +339,92 @@ int main(int argc, char **argv) {
       Only = A.substr(7);
     else if (A == "--quick")
       Quick = true;
+    else if (A == "--list")
+      List = true;
+    else if (A.rfind("--suite=", 0) == 0)
+      Suite = A.substr(8);
     else if (A.rfind("--db=", 0) == 0)
       Db = A.substr(5);
     else if (A.rfind("--budget=", 0) == 0)
       Budget = std::stoul(A.substr(9));
-    else if (A[0] != '-')
+    else if (A == "--help" || A == "-h") {
+      std::fputs(Usage, stdout);
+      return 0;
+    } else if (A[0] != '-')
       Out = A;
     else {
-      std::fprintf(stderr, "loopy-bench: unknown option %s\n", A.c_str());
+      std::fprintf(stderr, "loopy-bench: unknown option %s\n%s", A.c_str(), Usage);
       return 2;
     }
   }
-  if (Out.empty()) {
-    std::fprintf(stderr, "usage: loopy-bench [--only=NAME] [--quick] "
-                         "[--db=PATH] [--budget=N] OUTDIR\n");
+  if (Suite != "zoo" && Suite != "examples" && Suite != "all") {
+    std::fprintf(stderr, "loopy-bench: --suite takes zoo, examples or all\n");
     return 2;
   }
-  std::filesystem::create_directories(Out);
-  std::string Examples = LOOPY_EXAMPLES_DIR;
-  try {
-    loopy::cuda::Device Dev(0);
-    loopy::cuda::Context Ctx(Dev);
-    Stream S;
-    cublasHandle_t H;
-    check(cublasCreate(&H), "cublasCreate");
-    check(cublasSetStream(H, S.handle()), "cublasSetStream");
-    check(cublasSetMathMode(H, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
-    check(cublasSetPointerMode(H, CUBLAS_POINTER_MODE_HOST), "cublasSetPointerMode");
-    double Copy = copyBandwidth(S);
-    std::printf("device: %s; device copy bandwidth %.0f GB/s (1 GiB, read + "
-                "written)\n\n",
-                Dev.name().c_str(), Copy / 1e9);
-    std::vector<Row> Rows;
-    bool AllOk = true;
-    std::mt19937 Gen(1);
-    std::uniform_real_distribution<float> U(0.5f, 1.5f);
-    for (const Case &C : cases(Examples)) {
-      if (!selected(C.Name, Only) || (Quick && !C.Quick))
-        continue;
-      Row R;
-      R.Name = C.Name;
-      R.Size = C.Size;
-      R.Reference = C.Reference;
-      try {
-        auto K = loopy::api::Source::fromFile(C.File).kernel();
-        for (auto &[P, V] : C.Params)
-          K.fix(P, V);
-        loopy::api::TuneSettings TS;
-        TS.Database = Db;
-        TS.Budget = Budget ? Budget : C.Budget;
-        auto Start = std::chrono::steady_clock::now();
-        loopy::api::TunedKernel T = K.tune(TS);
-        R.FromDatabase = T.fromDatabase();
-        R.LookupSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - Start)
-                              .count();
-        R.TuningSeconds = T.tuningSeconds();
-        R.Schedule = T.schedule();
-        R.Flops = T.flops();
-        R.Bytes = T.bytes();
-        // Copies of the buffers, enough that one round exceeds twice L2.
-        size_t SetBytes = 0;
-        for (const ArraySpec &A : C.Arrays)
-          SetBytes += A.Elements * A.ElementBytes;
-        size_t L2 = Dev.l2Bytes();
-        size_t Copies = SetBytes >= 2 * L2 ? 1 : (2 * L2) / SetBytes + 1;
-        std::vector<BufferSet> Sets(Copies);
-        for (const ArraySpec &A : C.Arrays) {
-          std::vector<unsigned char> Host(A.Elements * A.ElementBytes);
-          for (size_t I = 0; I < A.Elements; ++I) {
-            float F = U(Gen) * (Gen() & 1 ? 1 : -1);
-            if (A.ElementBytes == 8) {
-              double D = F;
-              std::memcpy(Host.data() + 8 * I, &D, 8);
-            } else {
-              std::memcpy(Host.data() + 4 * I, &F, 4);
-            }
-          }
-          for (BufferSet &B : Sets) {
-            auto It = B.emplace(A.Name, DeviceBuffer(Host.size())).first;
-            It->second.upload(Host.data());
-          }
-        }
-        auto Args = [&](BufferSet &B) {
-          std::map<std::string, loopy::api::DevicePtr> M;
-          for (auto &[Name, Buf] : B)
-            M[Name] = Buf.pointer();
-          return M;
-        };
-        // One run of each, outputs poisoned (NaN) first, compared.
-        for (const ArraySpec &A : C.Arrays)
-          if (A.Output)
-            Sets[0].at(A.Name).memset(0xff);
-        T.launch(Args(Sets[0]), C.Scalars, S.handle());
-        S.synchronize();
-        std::map<std::string, std::vector<unsigned char>> Mine;
-        for (const ArraySpec &A : C.Arrays)
-          if (A.Output) {
-            Mine[A.Name].resize(A.Elements * A.ElementBytes);
-            Sets[0].at(A.Name).download(Mine[A.Name].data());
-          }
-        if (C.Reference == "cublasSaxpy") {
-          // z := b·y, then saxpy adds a·x: the same z = a·x + b·y.
-          std::vector<unsigned char> Y(C.Arrays[1].Elements * 4);
-          Sets[0].at("y").download(Y.data());
-          for (size_t I = 0; I < Y.size() / 4; ++I) {
-            float F;
-            std::memcpy(&F, Y.data() + 4 * I, 4);
-            F *= -0.75f;
-            std::memcpy(Y.data() + 4 * I, &F, 4);
-          }
-          Sets[0].at("z").upload(Y.data());
-        } else {
-          for (const ArraySpec &A : C.Arrays)
-            if (A.Output)
-              Sets[0].at(A.Name).memset(0xff);
-        }
-        C.RunReference(H, Sets[0]);
-        S.synchronize();
-        R.Ok = true;
-        for (const ArraySpec &A : C.Arrays)
-          if (A.Output) {
-            std::vector<unsigned char> Theirs(A.Elements * A.ElementBytes);
-            Sets[0].at(A.Name).download(Theirs.data());
-            double E = maxError(Mine[A.Name], Theirs, A.ElementBytes);
-            R.MaxError = std::max(R.MaxError, E);
-            // Two results, each within the tolerance of the exact one
-            // (Interp/Compare.h: 16 eps (1 + sqrt(terms))).
-            double Eps = A.ElementBytes == 8 ? 2.220446e-16 : 1.192093e-7;
-            double Tol = 2 * 16 * Eps * (1 + std::sqrt(C.ReductionLength));
-            if (!(E <= Tol)) {
-              R.Ok = false;
-              R.Error = "output " + A.Name + " differs from " + C.Reference +
-                        " by " + fmt("%.3g", E) + " of its largest magnitude";
-            }
-          }
-        R.Loopy = timeIt(S, [&](unsigned I) {
-          T.launch(Args(Sets[I % Copies]), C.Scalars, S.handle());
-        });
-        R.Ref = timeIt(S, [&](unsigned I) { C.RunReference(H, Sets[I % Copies]); });
-      } catch (std::exception &E) {
-        R.Ok = false;
-        R.Error = E.what();
-      }
-      AllOk &= R.Ok;
-      std::printf("%-22s %-15s loopy %9.4f ms  %s %9.4f ms  ratio %5.2f  "
-                  "%8.1f GFLOP/s %7.1f GB/s (%3.0f%% of copy)  tuned in "
-                  "%.1f s%s%s%s\n",
-                  R.Name.c_str(), R.Size.c_str(), R.Loopy * 1e3,
-                  R.Reference.c_str(), R.Ref * 1e3,
-                  R.Loopy > 0 ? R.Ref / R.Loopy : 0,
-                  R.Loopy > 0 ? R.Flops / R.Loopy / 1e9 : 0,
-                  R.Loopy > 0 ? R.Bytes / R.Loopy / 1e9 : 0,
-                  R.Loopy > 0 ? 100 * R.Bytes / R.Loopy / Copy : 0,
-                  R.TuningSeconds,
-                  R.FromDatabase
-                      ? fmt(" (read from the database in %.2f s)", R.LookupSeconds).c_str()
-                      : "",
-                  R.Ok ? "" : "  WRONG: ", R.Error.c_str());
-      std::fflush(stdout);
-      Rows.push_back(R);
-    }
-    cublasDestroy(H);
+  if (Out.empty() && !List) {
+    std::fputs(Usage, stderr);
+    return 2;
+  }
+  std::vector<Case> Cases;
+  std::vector<ZooFile> Zoo;
+  if (Suite != "zoo")
+    for (Case &C : exampleCases(LOOPY_EXAMPLES_DIR))
+      Cases.push_back(std::move(C));
+  if (Suite != "examples")
+    for (ZooFile &F : readZoo(LOOPY_ZOO_DIR))
+      if (selected(F.Name, Only))
+        Zoo.push_back(std::move(F));
+  for (const ZooFile &F : Zoo)
+    for (Case &C : zooCases(F))
+      Cases.push_back(std::move(C));
+  std::erase_if(Cases, [&](const Case &C) {
+    return !selected(C.Name, Only) || (Quick && !C.Quick);
+  });
+  if (List)
+    return list(Cases, Zoo);
 
-    // JSON and the chart.
-    std::time_t Now = std::time(nullptr);
-    char Date[32];
-    std::strftime(Date, sizeof Date, "%Y-%m-%d %H:%M UTC", std::gmtime(&Now));
-    loopy::Json Results = loopy::Json::array();
-    for (const Row &R : Rows) {
-      auto Rate = [&](double V) { return R.Loopy > 0 ? V / R.Loopy : 0; };
-      Results.push_back(loopy::Json{
-          {"kernel", R.Name},
-          {"size", R.Size},
-          {"reference", R.Reference},
-          {"loopy_ms", R.Loopy * 1e3},
-          {"reference_ms", R.Ref * 1e3},
-          {"ratio", Rate(R.Ref)},
-          {"gflops", Rate(R.Flops) / 1e9},
-          {"gbs", Rate(R.Bytes) / 1e9},
-          {"copy_fraction", Rate(R.Bytes) / Copy},
-          {"tuning_s", R.TuningSeconds},
-          {"this_run_tune_call_s", R.LookupSeconds},
-          {"from_database", R.FromDatabase},
-          {"max_error", std::isfinite(R.MaxError) ? R.MaxError : -1},
-          {"ok", R.Ok},
-          {"schedule", R.Schedule}});
-    }
-    loopy::Json Doc{{"device", Dev.name()},
-                    {"date", Date},
-                    {"commit", LOOPY_COMMIT},
-                    {"copy_bandwidth_gbs", Copy / 1e9},
-                    {"results", std::move(Results)}};
-    std::ofstream J(Out + "/results.json");
-    J << loopy::printJson(Doc) << "\n";
-    writeSvg(Out + "/chart.svg", Rows,
-             "loopy vs cuBLAS on " + Dev.name() + ", " + Date + ", commit " +
-                 LOOPY_COMMIT);
-    return AllOk ? 0 : 1;
+  std::filesystem::create_directories(Out);
+  Gpu G;
+  RunInfo Info;
+  Info.Device = G.Dev.name();
+  Info.Commit = LOOPY_COMMIT;
+  Info.CopyBandwidth = G.Copy;
+  std::printf("device: %s; device copy bandwidth %.0f GB/s (1 GiB, read + "
+              "written)\n\n",
+              Info.Device.c_str(), G.Copy / 1e9);
+  std::vector<Row> Rows;
+  bool AllOk = true;
+  for (const Case &C : Cases) {
+    if (!Rows.empty() && Rows.back().Suite != C.Suite)
+      std::printf("\n");
+    Rows.push_back(runCase(C, G, Db, Budget));
+    AllOk &= Rows.back().Ok;
+    std::printf("%s\n", tableLine(Rows.back(), G.Copy).c_str());
+    std::fflush(stdout);
+  }
+  if (G.Sgemm)
+    std::printf("\nroofline: compulsory bytes at the copy bandwidth, or FLOPs "
+                "at cuBLAS SGEMM's %.1f TFLOP/s (4096^3, this run), whichever "
+                "takes longer\n",
+                G.Sgemm / 1e12);
+  std::printf("\n%s", summary(Rows).c_str());
+  Info.SgemmRate = G.Sgemm;
+  std::time_t Now = std::time(nullptr);
+  char Date[32];
+  std::strftime(Date, sizeof Date, "%Y-%m-%d %H:%M UTC", std::gmtime(&Now));
+  Info.Date = Date;
+  writeJson(Out + "/results.json", Rows, Info);
+  writeSvg(Out + "/chart.svg", Rows, Info);
+  return AllOk ? 0 : 1;
+}
+
+} // namespace
+
+} // namespace bench
+
+int main(int argc, char **argv) {
+  try {
+    return bench::run(argc, argv);
   } catch (std::exception &E) {
     std::fprintf(stderr, "loopy-bench: %s\n", E.what());
     return 1;
