@@ -25,10 +25,6 @@ mkdir -p "$POCL_CACHE_DIR"
 # (the file in one mode: --param or -D) until it is fixed; each entry names
 # the bug.
 declare -A excluded=(
-  # A pipelined variant whose reduction is shorter than one tile does not
-  # compile: mm3_g #20 (j:seq*16 prefetch:e,f pipelined) at -D nj=11 uses
-  # 'j_tile', which it never declares (issue 15's 'd_tile' bug).
-  ["3mm -D"]="pipelined variants of a reduction shorter than a tile declare no tile index"
 )
 
 start=$SECONDS
