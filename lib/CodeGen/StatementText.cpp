@@ -166,10 +166,12 @@ static std::string valueText(CodeGenState &G, const Expr &E,
     std::string S = Name + "(";
     for (size_t I = 0; I < E.Operands.size(); ++I) {
       std::string X = V(*E.Operands[I]);
-      // A literal prints as an int: beside a 64-bit operand, C's and
-      // OpenCL's integer min and max would be ambiguous.
+      // A literal prints as an int, and so may an index that isl found
+      // constant: beside a 64-bit operand, C's and OpenCL's integer min
+      // and max would be ambiguous.
+      ExprKind OK = E.Operands[I]->Kind;
       if (!F && MinMax && E.Type == DType::I64 &&
-          E.Operands[I]->Kind == ExprKind::IntConst)
+          (OK == ExprKind::IntConst || (OK == ExprKind::Index && !G.Index32)))
         X = "((" + std::string(cTypeName(E.Type)) + ")" + X + ")";
       S += (I ? ", " : "") + X;
     }
