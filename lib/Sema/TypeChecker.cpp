@@ -80,10 +80,16 @@ bool StatementChecker::retype(Typed &T, DType To, SourceRange Loc) {
       E.Kind = ExprKind::FloatConst;
       E.FloatValue = static_cast<double>(E.IntValue);
     }
-    if (E.Type != DType::Bool)
-      E.Type = To;
-    for (ExprPtr &O : E.Operands)
-      Walk(*O);
+    // Only the untyped value itself takes the type: a comparison's operands
+    // (a select's condition among them), a cast's operand and a read's
+    // subscripts have types of their own.
+    if (E.Type == DType::Bool || E.Kind == ExprKind::Cast ||
+        E.Kind == ExprKind::Read)
+      return;
+    E.Type = To;
+    for (size_t I = E.Kind == ExprKind::Select ? 1 : 0; I < E.Operands.size();
+         ++I)
+      Walk(*E.Operands[I]);
   };
   Walk(*T.E);
   T.Untyped = false;
