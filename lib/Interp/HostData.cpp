@@ -5,7 +5,9 @@
 #include "Instantiate.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 namespace loopy {
 
@@ -144,6 +146,16 @@ std::optional<HostData> makeHostData(const Kernel &K, const ParamValues &Given,
             K.Name + "'";
     return std::nullopt;
   }
+  // The layouts first: arrays the host cannot hold (a run of the
+  // reference at sizes meant for a GPU, or past any memory) are refused
+  // before anything is allocated.
+  struct Layout {
+    const Argument *A;
+    std::vector<long> Extents, Strides;
+    size_t N;
+  };
+  std::vector<Layout> Layouts;
+  double Bytes = 0;
   for (const Argument &A : K.Args) {
     if (A.Kind == ArgKind::Scalar) {
       D.Scalars[A.Name].Type = A.Type;
@@ -151,13 +163,30 @@ std::optional<HostData> makeHostData(const Kernel &K, const ParamValues &Given,
     }
     if (!A.isArray())
       continue;
-    std::vector<long> Extents, Strides;
-    if (!evaluateLayout(A, D.Params, Extents, Strides, Error))
+    Layout L{&A, {}, {}, 0};
+    if (!evaluateLayout(A, D.Params, L.Extents, L.Strides, Error))
       return std::nullopt;
-    size_t N = elementCount(Extents, Strides);
-    D.Arrays.emplace(A.Name, HostArray(A.Type, std::move(Extents),
-                                       std::move(Strides), N));
+    double Elements = 1;
+    for (size_t I = 0; I < L.Extents.size(); ++I)
+      Elements += double(L.Extents[I] > 0 ? L.Extents[I] - 1 : 0) *
+                  double(L.Strides[I] < 0 ? -L.Strides[I] : L.Strides[I]);
+    Bytes += Elements * dtypeSize(A.Type);
+    L.N = Bytes < 1e18 ? elementCount(L.Extents, L.Strides) : 0;
+    Layouts.push_back(std::move(L));
   }
+  double Memory = double(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (Memory > 0 && Bytes > Memory / 2) {
+    char Text[160];
+    std::snprintf(Text, sizeof Text,
+                  "its arrays take %.3g GB at these sizes, more than half "
+                  "of this machine's memory (%.3g GB); run with smaller sizes",
+                  Bytes / 1e9, Memory / 1e9);
+    Error = Text;
+    return std::nullopt;
+  }
+  for (Layout &L : Layouts)
+    D.Arrays.emplace(L.A->Name, HostArray(L.A->Type, std::move(L.Extents),
+                                          std::move(L.Strides), L.N));
   return D;
 }
 
