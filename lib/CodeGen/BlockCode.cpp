@@ -102,7 +102,7 @@ NodeList blockCode(CodeGenState &G) {
     isl::set UBody = Project(M.Ext, true);
     // Full reduction tiles apart from the partial one: their loops run to
     // a constant and need no guards.
-    std::optional<TileSplit> KSplit = fullReductionTiles(M, M.Context);
+    std::optional<TileSplit> KSplit = fullReductionTiles(M);
     isl_union_map *Sched = isl_union_map_empty(M.Params.copy());
     // Pipelined, each tile's body splits in three, at [stage 1, time, sub]:
     // its registers are stored to shared memory at (kt, 0), the next tile
@@ -134,17 +134,18 @@ NodeList blockCode(CodeGenState &G) {
     // full ones (U_fetch, U_body) and the partial one (U_..._part).
     isl::set UFull = KSplit ? Project(M.Ext.intersect_params(KSplit->Full), true)
                             : UBody;
+    isl::set UPart = KSplit
+                         ? Project(M.Ext.intersect_params(KSplit->Partial), true)
+                         : isl::set();
     if (Pipe) {
       Add(UBody, "U_store", 1, true, 0, 0);
       Add(UFull, "U_fetch", 1, true, -1, 1);
       if (KSplit)
-        Add(Project(M.Ext.intersect_params(KSplit->Partial), true),
-            "U_fetch_part", 1, true, -1, 1);
+        Add(UPart, "U_fetch_part", 1, true, -1, 1);
     }
     Add(UFull, "U_body", 1, true, 0, Pipe ? 2 : 0);
     if (KSplit)
-      Add(Project(M.Ext.intersect_params(KSplit->Partial), true),
-          "U_body_part", 1, true, 0, Pipe ? 2 : 0);
+      Add(UPart, "U_body_part", 1, true, 0, Pipe ? 2 : 0);
     if (!M.Accs.empty())
       Add(UOut, "U_write", 2, false);
     // Generate the uniform loops; their user nodes are filled in below.

@@ -152,7 +152,6 @@ std::optional<HostData> makeHostData(const Kernel &K, const ParamValues &Given,
   struct Layout {
     const Argument *A;
     std::vector<long> Extents, Strides;
-    size_t N;
   };
   std::vector<Layout> Layouts;
   double Bytes = 0;
@@ -163,15 +162,15 @@ std::optional<HostData> makeHostData(const Kernel &K, const ParamValues &Given,
     }
     if (!A.isArray())
       continue;
-    Layout L{&A, {}, {}, 0};
+    Layout L{&A, {}, {}};
     if (!evaluateLayout(A, D.Params, L.Extents, L.Strides, Error))
       return std::nullopt;
+    // In floating point: past any memory, the count would overflow.
     double Elements = 1;
     for (size_t I = 0; I < L.Extents.size(); ++I)
       Elements += double(L.Extents[I] > 0 ? L.Extents[I] - 1 : 0) *
                   double(L.Strides[I] < 0 ? -L.Strides[I] : L.Strides[I]);
     Bytes += Elements * dtypeSize(A.Type);
-    L.N = Bytes < 1e18 ? elementCount(L.Extents, L.Strides) : 0;
     Layouts.push_back(std::move(L));
   }
   double Memory = double(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
@@ -184,9 +183,11 @@ std::optional<HostData> makeHostData(const Kernel &K, const ParamValues &Given,
     Error = Text;
     return std::nullopt;
   }
-  for (Layout &L : Layouts)
+  for (Layout &L : Layouts) {
+    size_t N = elementCount(L.Extents, L.Strides);
     D.Arrays.emplace(L.A->Name, HostArray(L.A->Type, std::move(L.Extents),
-                                          std::move(L.Strides), L.N));
+                                          std::move(L.Strides), N));
+  }
   return D;
 }
 

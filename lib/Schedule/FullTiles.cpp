@@ -46,15 +46,15 @@ std::optional<TileSplit> fullBlocks(const StatementMapping &M) {
   return split(M.Context, Tiles.subtract(Domain).params());
 }
 
-std::optional<TileSplit> fullReductionTiles(const StatementMapping &M,
-                                            const isl::set &Context) {
+std::optional<TileSplit> fullReductionTiles(const StatementMapping &M) {
   if (M.NumSizes != 0 || !M.Tiled)
     return std::nullopt;
   const IndexMap &T = *M.Tiled;
-  isl::set Range = keepOnly(M.align(M.S->Domain), {(unsigned)M.tuplePos(T.Index)});
+  isl::set Range =
+      keepOnly(M.align(M.S->Domain), {(unsigned)M.tuplePos(T.Index)});
   isl::set Tiles = M.inTile(isl::set::universe(Range.space()), T.Index,
                             M.TileParam, T.Tile);
-  return split(Context, Tiles.subtract(Range).params());
+  return split(M.Context, Tiles.subtract(Range).params());
 }
 
 } // namespace loopy

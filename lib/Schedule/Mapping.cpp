@@ -264,8 +264,7 @@ static Expected<IndexOrigin> indexOrigin(const StatementMapping &Map,
             take(Ctx, isl_aff_get_coefficient_val(A.get(), isl_dim_param, P)));
         if (C != 0)
           O.Coefficients.push_back(
-              {isl_aff_get_dim_name(A.get(), isl_dim_param, P),
-               C});
+              {isl_aff_get_dim_name(A.get(), isl_dim_param, P), C});
       }
       O.Constant = toLong(A.constant_val());
       return O;

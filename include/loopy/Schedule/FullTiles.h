@@ -30,12 +30,11 @@ struct TileSplit {
 /// are left symbolic (the split would double every kernel's code).
 std::optional<TileSplit> fullBlocks(const StatementMapping &M);
 
-/// The reduction tiles (values of M.TileParam, within \p Context) whose
+/// The reduction tiles (values of M.TileParam, within M.Context) whose
 /// range of the tiled index lies wholly inside the index's range on the
 /// domain. Nothing under the same conditions as fullBlocks, and without a
 /// tiled reduction.
-std::optional<TileSplit> fullReductionTiles(const StatementMapping &M,
-                                            const isl::set &Context);
+std::optional<TileSplit> fullReductionTiles(const StatementMapping &M);
 
 } // namespace loopy
 
