@@ -5,6 +5,7 @@
 #include "loopy/Compile/Parallel.h"
 #include "loopy/Frontend/Parser.h"
 #include "loopy/Runtime/Nvrtc.h"
+#include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Sema/Sema.h"
 
 #include <algorithm>
@@ -189,9 +190,36 @@ Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
                                              LoweringCache *Cache,
                                              unsigned long IslMaxOperations) {
   return underQuota<device::DeviceProgram>(
-      K.Domain.ctx().get(), IslMaxOperations,
-      "lowering the variant",
-      [&] { return lowerKernel(K, V.Schedules, Cache); });
+      K.Domain.ctx().get(), IslMaxOperations, "lowering the variant",
+      [&]() -> Expected<device::DeviceProgram> {
+        if (V.Merge.empty())
+          return lowerKernel(K, V.Schedules, Cache);
+        // A merged variant maps the merged kernel's statements.
+        std::optional<MergedKernel> Own;
+        const std::optional<MergedKernel> *View = &Own;
+        LoweringCache *ViewCache = nullptr;
+        if (Cache) {
+          LoweringCache::Merged &M = Cache->merged();
+          if (!M.Made) {
+            M.View = mergeIndices(K);
+            M.Cache = std::make_unique<LoweringCache>();
+            M.Made = true;
+          }
+          View = &M.View;
+          ViewCache = M.Cache.get();
+        } else {
+          Own = mergeIndices(K);
+        }
+        if (!*View || (*View)->Tag != V.Merge)
+          return Failure::user("the variant merges indices as '" + V.Merge +
+                               "', which kernel " + quote(K.Name) +
+                               " does not allow at these sizes");
+        Expected<device::DeviceProgram> P =
+            lowerKernel((*View)->K, V.Schedules, ViewCache);
+        if (P)
+          P->Schedule = V.Merge + " " + P->Schedule;
+        return P;
+      });
 }
 
 namespace {
@@ -200,7 +228,7 @@ namespace {
 /// per-thread loop nests of Init and Write, and with equal reduction tiles
 /// that of the body: the grid maps of every statement's schedule.
 std::string tilingKey(const Variant &V) {
-  std::string Key;
+  std::string Key = V.Merge + " ";
   for (const Schedule &Sch : V.Schedules) {
     for (const IndexMap &M : Sch.Maps)
       if (M.K == IndexMap::Kind::Grid)

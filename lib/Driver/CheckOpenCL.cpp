@@ -11,6 +11,7 @@
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
+#include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Runtime/OpenCL.h"
 #include "loopy/Support/Isl.h"
 
@@ -50,7 +51,7 @@ runParams(const Kernel &K, const CompileOptions &Opts, const char *Option,
 /// The reduction strategy of every reduction index and the staged reads of
 /// each statement: variants that share it exercise the same code paths.
 static std::string strategyKey(const Kernel &K, const Variant &V) {
-  std::string Key;
+  std::string Key = V.Merge;
   for (size_t I = 0; I < V.Schedules.size(); ++I) {
     const Schedule &Sch = V.Schedules[I];
     const Statement &S = K.Stmts[I];
@@ -75,8 +76,15 @@ std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &
       Pick.insert(I);
   } else {
     std::set<std::string> Seen;
+    // Merged variants map the merged kernel's indices.
+    std::optional<MergedKernel> Merged;
+    for (size_t I = 0; I < N && !Merged; ++I)
+      if (!Vs[I].Merge.empty())
+        Merged = mergeIndices(K);
     for (size_t I = 0; I < N; ++I)
-      if (Seen.insert(strategyKey(K, Vs[I])).second)
+      if (Seen.insert(strategyKey(Vs[I].Merge.empty() || !Merged ? K : Merged->K,
+                                  Vs[I]))
+              .second)
         Pick.insert(I);
     Pick.insert(0);
     size_t Want = std::max<size_t>(Opts.Sample, Pick.size());

@@ -22,6 +22,7 @@
 #include "CostModel.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Schedule/Figures.h"
+#include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Planner/Planner.h"
 
 #include <isl/ctx.h>
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace loopy {
 
@@ -427,8 +429,10 @@ private:
 };
 } // namespace
 
-std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
-                                std::string &Error) {
+/// The variants of \p K alone, best first.
+static std::vector<Variant> planStatements(const Kernel &K,
+                                           const PlannerOptions &Opts,
+                                           std::string &Error) {
   // Rank each statement's schedules on their own.
   std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
   for (const Statement &S : K.Stmts) {
@@ -492,6 +496,27 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
   return Out;
 }
 
+std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
+                                std::string &Error) {
+  std::vector<Variant> Out = planStatements(K, Opts, Error);
+  // The kernel with the indices that travel together merged is another
+  // view of the same work: its variants join the space, ranked alike.
+  if (std::optional<MergedKernel> M = mergeIndices(K)) {
+    std::string Unused;
+    for (Variant &V : planStatements(M->K, Opts, Unused)) {
+      V.Merge = M->Tag;
+      V.Name = M->Tag + " " + V.Name;
+      Out.push_back(std::move(V));
+    }
+    if (!Out.empty())
+      Error.clear();
+    std::stable_sort(Out.begin(), Out.end(), [](const Variant &A, const Variant &B) {
+      return A.Cost < B.Cost;
+    });
+  }
+  return Out;
+}
+
 std::optional<Variant> findVariant(const Kernel &K,
                                    const std::vector<Variant> &Variants,
                                    const std::string &Name, std::string &Error) {
@@ -505,30 +530,53 @@ std::optional<Variant> findVariant(const Kernel &K,
     }
     return Variants[I];
   }
-  // A schedule string per statement, joined by " | ".
+  // The merge tag, then a schedule string per statement, joined by " | ".
+  std::string_view Rest = Name;
+  while (!Rest.empty() && Rest.front() == ' ')
+    Rest.remove_prefix(1);
+  std::optional<MergedKernel> Merged;
+  if (Rest.starts_with("merge(")) {
+    Merged = mergeIndices(K);
+    if (!Merged) {
+      Error = "the variant merges indices, but no indices of kernel '" +
+              K.Name + "' travel together at these sizes";
+      return std::nullopt;
+    }
+    if (!Rest.starts_with(Merged->Tag + " ")) {
+      Error = "the variant's merge does not match the kernel's: at these "
+              "sizes its indices merge as '" + Merged->Tag + "'";
+      return std::nullopt;
+    }
+    Rest.remove_prefix(Merged->Tag.size() + 1);
+  }
+  const Kernel &KV = Merged ? Merged->K : K;
   std::vector<std::string> Parts;
   for (size_t B = 0;;) {
-    size_t C = Name.find('|', B);
-    Parts.push_back(Name.substr(B, C - B));
+    size_t C = Rest.find('|', B);
+    Parts.push_back(std::string(Rest.substr(B, C - B)));
     if (C == std::string::npos)
       break;
     B = C + 1;
   }
-  if (Parts.size() != K.Stmts.size()) {
+  if (Parts.size() != KV.Stmts.size()) {
     Error = "the variant names " + std::to_string(Parts.size()) +
             " schedule(s), but kernel has " + std::to_string(K.Stmts.size()) +
             " statement(s); separate them with '|'";
     return std::nullopt;
   }
   Variant V;
+  if (Merged) {
+    V.Merge = Merged->Tag;
+    V.Name = Merged->Tag + " ";
+  }
   for (size_t I = 0; I < Parts.size(); ++I) {
-    auto Sch = parseSchedule(Parts[I], K, K.Stmts[I], Error);
+    auto Sch = parseSchedule(Parts[I], KV, KV.Stmts[I], Error);
     if (!Sch)
       return std::nullopt;
     Figures F;
-    if (!computeFigures(K, K.Stmts[I], *Sch, F, Error))
+    if (!computeFigures(KV, KV.Stmts[I], *Sch, F, Error))
       return std::nullopt;
-    V.Name += (I ? " | " : "") + Sch->str(K, K.Stmts[I]);
+    V.Name += (I ? " | " : "") + Sch->str(KV, KV.Stmts[I]);
     V.Schedules.push_back(*Sch);
     V.Stats.push_back(F);
     V.Cost += F.Cost;

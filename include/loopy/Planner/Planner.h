@@ -45,9 +45,13 @@ struct Figures {
 
 /// One variant of a kernel: a schedule per statement.
 struct Variant {
+  /// Empty, or the tag of the merged kernel (MergeIndices.h) whose
+  /// statements the schedules map: "merge(a,b) merge(c,d)".
+  std::string Merge;
   std::vector<Schedule> Schedules;
   std::vector<Figures> Stats;
-  std::string Name; // the schedule strings, joined by " | "
+  /// The schedule strings, joined by " | ", after the merge tag if any.
+  std::string Name;
   double Cost = 0;
 };
 

@@ -11,11 +11,13 @@
 #ifndef LOOPY_SCHEDULE_LOWERINGCACHE_H
 #define LOOPY_SCHEDULE_LOWERINGCACHE_H
 
+#include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Support/Expected.h"
 
 #include <isl/cpp.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,10 +96,21 @@ public:
   };
   StatementFacts &statement(const std::string &Name) { return Stmts[Name]; }
 
+  /// The kernel with its indices merged (MergeIndices.h), made when a
+  /// merged variant is first lowered, with the cache of its own lowerings:
+  /// its indices are not the kernel's.
+  struct Merged {
+    bool Made = false;
+    std::optional<MergedKernel> View;
+    std::unique_ptr<LoweringCache> Cache;
+  };
+  Merged &merged() { return MergedView; }
+
 private:
   std::map<std::string, Nest> Nests;
   std::map<std::string, Block> Blocks;
   std::map<std::string, StatementFacts> Stmts;
+  Merged MergedView;
 };
 
 } // namespace loopy
