@@ -2,7 +2,8 @@
 //
 // The space, per statement:
 //  - the output index that is contiguous in the written array goes on x,
-//    the next ones on y and z, any further ones run sequentially;
+//    each other one in turn on y, the first of the rest on z, any further
+//    ones run sequentially;
 //  - per grid axis: a thread count and an inline-parallel (register) factor,
 //    with a thread's outputs adjacent or strided by the thread count;
 //  - per reduction index: sequential; tiled (one index); or, when a thread
@@ -83,6 +84,12 @@ struct Family {
 void enumerateFamily(const Kernel &K, const Statement &S,
                      const PlannerOptions &Opts, const Family &Fam,
                      std::vector<Schedule> &Out);
+/// The schedules of \p Fam with the outputs \p Outs taking its axes in
+/// order, the rest sequential.
+void enumerateGrid(const Kernel &K, const Statement &S,
+                   const PlannerOptions &Opts, const Family &Fam,
+                   const std::vector<unsigned> &Outs,
+                   std::vector<Schedule> &Out);
 
 /// A schedule of the space and the family it comes from (0: outputs on x,
 /// y, z; 1: the reduction on x).
@@ -128,12 +135,36 @@ void enumerateFamily(const Kernel &K, const Statement &S,
                      const PlannerOptions &Opts, const Family &Fam,
                      std::vector<Schedule> &Out) {
   // Output indices: contiguous one first (x, or y when the reduction takes
-  // x), then the others in domain order; the rest run sequentially.
+  // x), then the others in every order of taking the axes left (y and z;
+  // only y gets a tile of more than one output, so which index takes it
+  // decides the block's reuse: in y[i, l, k] = sum(j, u[l, j] * x[i, j, k])
+  // l on y reuses x[i, j, k] across l, i on y reuses nothing); the rest run
+  // sequentially.
   std::vector<unsigned> Outs = S.OutputIndices;
   if (auto C = contiguousOutput(K, S)) {
     Outs.erase(std::find(Outs.begin(), Outs.end(), *C));
     Outs.insert(Outs.begin(), *C);
   }
+  const std::vector<Axis> &Axes = Fam.Axes;
+  if (Outs.size() <= 2 || Axes.size() < 3) {
+    enumerateGrid(K, S, Opts, Fam, Outs, Out);
+    return;
+  }
+  // Each output but the first takes y in turn, and z the first of the
+  // others in domain order (a tile of one on z, which index takes it
+  // matters less); their loops come in every order below.
+  for (size_t Y = 1; Y < Outs.size(); ++Y) {
+    std::vector<unsigned> Order = Outs;
+    Order.erase(Order.begin() + Y);
+    Order.insert(Order.begin() + 1, Outs[Y]);
+    enumerateGrid(K, S, Opts, Fam, Order, Out);
+  }
+}
+
+void enumerateGrid(const Kernel &K, const Statement &S,
+                   const PlannerOptions &Opts, const Family &Fam,
+                   const std::vector<unsigned> &Outs,
+                   std::vector<Schedule> &Out) {
   const std::vector<Axis> &Axes = Fam.Axes;
   std::vector<unsigned> Grid, SeqOut;
   for (unsigned O : Outs)
