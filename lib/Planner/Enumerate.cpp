@@ -58,11 +58,12 @@ struct AxisChoice {
 std::vector<AxisChoice> axisChoices(Axis A) {
   // x carries the contiguous index: wide in threads, and a thread's
   // outputs may be strided so that a warp's accesses stay coalesced. y and
-  // z carry rows of the tile.
+  // z carry rows of the tile; z one or two (a batch index past z's limit
+  // of 65,535 blocks still fits there with two per block).
   std::vector<long> Threads = A == Axis::X ? std::vector<long>{16, 32, 64}
                             : A == Axis::Y ? std::vector<long>{1, 2, 4, 8, 16}
                                            : std::vector<long>{1};
-  std::vector<long> Ilps = A == Axis::Z ? std::vector<long>{1}
+  std::vector<long> Ilps = A == Axis::Z ? std::vector<long>{1, 2}
                                         : std::vector<long>{1, 2, 4, 8};
   std::vector<AxisChoice> C;
   for (long T : Threads)
