@@ -26,22 +26,33 @@ namespace loopy {
 
 using namespace device;
 
+std::vector<std::string> paramsWithoutValue(const Kernel &K,
+                                            const CompileOptions &Opts) {
+  std::vector<std::string> Missing;
+  if (Opts.AllParams)
+    return Missing;
+  for (const std::string &P : K.ParamNames)
+    if (!K.Fixed.count(P) && !Opts.RunParams.count(P))
+      Missing.push_back(P);
+  return Missing;
+}
+
 std::optional<std::map<std::string, long>>
 runParams(const Kernel &K, const CompileOptions &Opts, const char *Option,
           DiagnosticEngine &Diags) {
-  std::map<std::string, long> Params = Opts.RunParams;
-  std::string Missing;
-  for (const std::string &P : K.ParamNames)
-    if (!K.Fixed.count(P) && !Params.count(P)) {
-      if (Opts.AllParams)
+  std::vector<std::string> Missing = paramsWithoutValue(K, Opts);
+  if (Missing.empty()) {
+    std::map<std::string, long> Params = Opts.RunParams;
+    for (const std::string &P : K.ParamNames)
+      if (!K.Fixed.count(P) && !Params.count(P))
         Params[P] = *Opts.AllParams;
-      else
-        Missing += (Missing.empty() ? "" : ", ") + P;
-    }
-  if (Missing.empty())
     return Params;
+  }
+  std::string Names;
+  for (const std::string &P : Missing)
+    Names += (Names.empty() ? "" : ", ") + P;
   Diags.error(K.Loc, std::string(Option) + " runs kernel " + quote(K.Name) +
-                         " and needs a value for " + Missing +
+                         " and needs a value for " + Names +
                          "; give one with -D NAME=VALUE (a constant in the "
                          "code) or --param NAME=VALUE (a kernel argument)");
   return std::nullopt;
@@ -68,24 +79,30 @@ static std::string strategyKey(const Kernel &K, const Variant &V) {
 
 std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &Vs,
                                    const CompileOptions &Opts) {
-  std::set<size_t> Pick;
   size_t N = Vs.size();
   if (Opts.AllVariants || Opts.Sample <= 0 || static_cast<size_t>(Opts.Sample) >= N) {
+    std::vector<size_t> All(N);
     for (size_t I = 0; I < N; ++I)
-      Pick.insert(I);
-  } else {
-    std::set<std::string> Seen;
-    for (size_t I = 0; I < N; ++I)
-      if (Seen.insert(strategyKey(K, Vs[I])).second)
-        Pick.insert(I);
-    Pick.insert(0);
-    size_t Want = std::max<size_t>(Opts.Sample, Pick.size());
-    // Evenly spread over the ranking until the sample is full.
-    for (size_t Step = 0; Pick.size() < Want && Step < Want; ++Step)
-      Pick.insert(static_cast<size_t>(Step * (double)N / Want));
-    for (size_t I = 0; Pick.size() < Want && I < N; ++I)
-      Pick.insert(I);
+      All[I] = I;
+    return All;
   }
+  // The best ranked of each strategy, in rank order (the first is 0).
+  std::vector<size_t> Firsts;
+  std::set<std::string> Seen;
+  for (size_t I = 0; I < N; ++I)
+    if (Seen.insert(strategyKey(K, Vs[I])).second)
+      Firsts.push_back(I);
+  size_t Want = static_cast<size_t>(Opts.Sample);
+  if (Opts.EveryStrategy)
+    Want = std::max(Want, Firsts.size());
+  std::set<size_t> Pick;
+  for (size_t I = 0; I < Firsts.size() && Pick.size() < Want; ++I)
+    Pick.insert(Firsts[I]);
+  // Evenly spread over the ranking until the sample is full.
+  for (size_t Step = 0; Pick.size() < Want && Step < Want; ++Step)
+    Pick.insert(static_cast<size_t>(Step * (double)N / Want));
+  for (size_t I = 0; Pick.size() < Want && I < N; ++I)
+    Pick.insert(I);
   return {Pick.begin(), Pick.end()};
 }
 
