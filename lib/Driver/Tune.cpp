@@ -94,8 +94,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
   if (R.FromDatabase) {
     OS << "// from the tuning database " << R.Database.string() << ": tuned "
        << utcTime(W.Timestamp) << " in " << fixed(W.TuningSeconds, 1)
-       << " s, " << W.VariantsTimed << " variants timed; --retune searches "
-          "again\n";
+       << " s, " << W.VariantsTimed << " variants timed; --tune --retune "
+          "searches again\n";
   } else {
     size_t Counts[4] = {0, 0, 0, 0};
     for (const TunedVariant &V : R.Variants)
@@ -270,10 +270,13 @@ static std::string tunedNote(const std::vector<TuneResult> &Results,
     Note += (Several ? std::to_string(FromDb) + " " : std::string()) +
             "from the tuning database";
   const TuneResult &Any = Results.front();
+  std::string Db = Any.Database.string();
   if (Any.DatabaseInMemory)
-    Note += "; not stored: " + Any.Database.string() + " is a device";
+    Note += "; not stored: " + Db + " is a device";
+  else if (FromDb)
+    Note += " " + Db;
   else
-    Note += "; tuning database " + Any.Database.string();
+    Note += ", stored in " + Db;
   return Note;
 }
 
