@@ -7,6 +7,7 @@
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Compile/Compile.h"
 #include "loopy/Compile/Parallel.h"
+#include "loopy/Driver/Json.h"
 #include "loopy/Driver/RunOpenCL.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
@@ -108,10 +109,12 @@ std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &
 
 namespace {
 
-/// One variant's run: the outcome and the line to print.
+/// One variant's run: the outcome and the line to print (or, for a
+/// variant that matched, its largest relative error).
 struct Outcome {
   bool Ok = false;
   std::string Line;
+  std::optional<double> RelativeError;
 };
 
 class Runner {
@@ -120,9 +123,10 @@ public:
          const HostData &Reference)
       : K(K), Dev(Dev), Inputs(Inputs), Reference(Reference) {}
 
-  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares.
-  std::string run(const DeviceProgram &P, const cl::Program &Prog,
-                  isl::ctx Ctx);
+  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares;
+  /// the largest relative L2 error of its outputs, or throws saying how
+  /// they differ.
+  double run(const DeviceProgram &P, const cl::Program &Prog, isl::ctx Ctx);
 
 private:
   const Kernel &K;
@@ -132,8 +136,8 @@ private:
   std::mutex KernelIsl;
 };
 
-std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
-                        isl::ctx Ctx) {
+double Runner::run(const DeviceProgram &P, const cl::Program &Prog,
+                   isl::ctx Ctx) {
   HostData Run = Inputs; // outputs poisoned
   runOnOpenCL(Dev, Prog, P, K, Run, Ctx);
   // The kernel's isl objects belong to one context, which one thread at a
@@ -142,16 +146,12 @@ std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
     std::lock_guard<std::mutex> L(KernelIsl);
     return compareOutputs(K, Reference, Run);
   }();
-  if (C.Ok) {
-    std::ostringstream OS;
-    double Worst = 0;
-    for (const ArrayComparison &A : C.Arrays)
-      Worst = std::max(Worst, A.RelativeL2);
-    char Buf[32];
-    std::snprintf(Buf, sizeof Buf, "%.2g", Worst);
-    return std::string("relative error ") + Buf;
-  }
-  throw std::runtime_error(C.message());
+  if (!C.Ok)
+    throw std::runtime_error(C.message());
+  double Worst = 0;
+  for (const ArrayComparison &A : C.Arrays)
+    Worst = std::max(Worst, A.RelativeL2);
+  return Worst;
 }
 
 } // namespace
@@ -165,8 +165,12 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     Diags.error(std::string("--check=opencl: ") + E.what());
     return Failure::user("");
   }
-  OS << "# OpenCL device: " << Dev->description() << "\n";
-  OS << "# seed " << Opts.Seed << "\n";
+  // --format=json: one row per variant run, printed at the end.
+  Json Rows = Json::array();
+  if (!Opts.FormatJson) {
+    OS << "# OpenCL device: " << Dev->description() << "\n";
+    OS << "# seed " << Opts.Seed << "\n";
+  }
   // Parameters fixed in the code (-D) are part of the kernel; the others
   // are bound per kernel below.
   unsigned Passed = 0, Failed = 0;
@@ -251,7 +255,11 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
       };
       auto RunOne = [&](size_t I, const cl::Program &Prog) {
         try {
-          Results[I].Line = R.run(*Lowered[I], Prog, Isl.get());
+          double Worst = R.run(*Lowered[I], Prog, Isl.get());
+          char Buf[32];
+          std::snprintf(Buf, sizeof Buf, "%.2g", Worst);
+          Results[I].Line = std::string("relative error ") + Buf;
+          Results[I].RelativeError = Worst;
           Results[I].Ok = true;
         } catch (std::exception &E) {
           Results[I].Line = E.what();
@@ -282,6 +290,19 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     for (size_t I = 0; I < Pick.size(); ++I) {
       const Outcome &O = Results[I];
       KP += O.Ok;
+      if (Opts.FormatJson) {
+        Json Row{{"kernel", K.Name},
+                 {"rank", Pick[I]},
+                 {"schedule", Vs[Pick[I]].Name},
+                 {"passed", O.Ok}};
+        if (O.RelativeError)
+          Row["relative_error"] = *O.RelativeError;
+        else
+          Row["message"] = O.Line;
+        Row["seed"] = Opts.Seed;
+        Rows.push_back(std::move(Row));
+        continue;
+      }
       std::string Line = O.Line;
       std::replace(Line.begin(), Line.end(), '\n', ' ');
       OS << (O.Ok ? "PASS " : "FAIL ") << K.Name << " #" << Pick[I] << " "
@@ -292,13 +313,17 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
                       .count();
     char Buf[32];
     std::snprintf(Buf, sizeof Buf, "%.1f", Secs);
-    OS << "# " << K.Name << ": " << KP << " of " << Pick.size()
-       << " variants (of " << Vs.size() << ") match the interpreter, in " << Buf
-       << " s\n";
+    if (!Opts.FormatJson)
+      OS << "# " << K.Name << ": " << KP << " of " << Pick.size()
+         << " variants (of " << Vs.size() << ") match the interpreter, in "
+         << Buf << " s\n";
     Passed += KP;
     Failed += Pick.size() - KP;
   }
-  OS << Passed << " passed, " << Failed << " failed\n";
+  if (Opts.FormatJson)
+    OS << printJson(Rows) << "\n";
+  else
+    OS << Passed << " passed, " << Failed << " failed\n";
   if (Failed)
     return Failure::user("");
   return success();

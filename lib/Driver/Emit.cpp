@@ -116,6 +116,7 @@ Failure report(DiagnosticEngine &Diags, SourceRange Loc, Failure F,
 Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
                   std::ostream &OS, DiagnosticEngine &Diags) {
   unsigned Passed = 0, Failed = 0;
+  Json Rows = Json::array(); // --format=json
   for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
     const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
@@ -146,20 +147,32 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
     });
     unsigned KP = 0;
     for (size_t I = 0; I < Pick.size(); ++I) {
-      if (Problems[I].empty()) {
-        ++KP;
-        continue;
+      KP += Problems[I].empty();
+      if (Opts.FormatJson) {
+        Json Row{{"kernel", K.Name},
+                 {"rank", Pick[I]},
+                 {"schedule", Vs[Pick[I]].Name},
+                 {"passed", Problems[I].empty()},
+                 {"arch", Opts.Arch}};
+        if (!Problems[I].empty())
+          Row["message"] = Problems[I];
+        Rows.push_back(std::move(Row));
+      } else if (!Problems[I].empty()) {
+        OS << "FAIL " << K.Name << " #" << Pick[I] << " " << Vs[Pick[I]].Name
+           << ": " << Problems[I] << "\n";
       }
-      OS << "FAIL " << K.Name << " #" << Pick[I] << " " << Vs[Pick[I]].Name
-         << ": " << Problems[I] << "\n";
     }
-    OS << K.Name << ": " << KP << " of " << Pick.size()
-       << " sampled variants (of " << Vs.size() << ") compiled for "
-       << Opts.Arch << "\n";
+    if (!Opts.FormatJson)
+      OS << K.Name << ": " << KP << " of " << Pick.size()
+         << " sampled variants (of " << Vs.size() << ") compiled for "
+         << Opts.Arch << "\n";
     Passed += KP;
     Failed += Pick.size() - KP;
   }
-  OS << Passed << " passed, " << Failed << " failed\n";
+  if (Opts.FormatJson)
+    OS << printJson(Rows) << "\n";
+  else
+    OS << Passed << " passed, " << Failed << " failed\n";
   if (Failed)
     return Failure::user("");
   return success();

@@ -8,6 +8,7 @@
 #include "RunParams.h"
 
 #include "loopy/Driver/Emit.h"
+#include "loopy/Driver/Json.h"
 #include "loopy/Runtime/Nvrtc.h"
 #include "loopy/Tuner/KernelHash.h"
 #include "loopy/Tuner/Tuner.h"
@@ -124,6 +125,38 @@ static void printResult(std::ostream &OS, const Kernel &K,
   OS << W.CudaSource;
 }
 
+/// --tune --format=json: the row of kernel \p K's result \p R.
+static Json resultJson(const Kernel &K, const TuneRequest &Req,
+                       const TuneResult &R, const gpu::DeviceInfo &Dev) {
+  Json Params = Json::object();
+  for (auto &[Name, V] : Req.Params)
+    Params[Name] = V;
+  const TuningRecord &W = R.Winner;
+  Json Variants = Json::array();
+  for (const TunedVariant &V : R.Variants) {
+    Json Row{{"schedule", V.Result.Schedule},
+             {"status", variantStatusName(V.Result.Status)},
+             {"median_s", V.Result.Seconds ? Json(*V.Result.Seconds) : Json()}};
+    if (!V.Result.Reason.empty())
+      Row["reason"] = V.Result.Reason;
+    Variants.push_back(std::move(Row));
+  }
+  return Json{{"kernel", K.Name},
+              {"params", std::move(Params)},
+              {"device", Dev.Name},
+              {"arch", Dev.arch()},
+              {"from_database", R.FromDatabase},
+              {"database", R.DatabaseInMemory ? Json() : Json(R.Database.string())},
+              {"winner", W.Schedule},
+              {"median_s", W.MedianSeconds},
+              {"gflops", W.GFlops},
+              {"gbytes_per_s", W.GBytesPerSecond},
+              {"tuning_s", W.TuningSeconds},
+              {"variants_timed", W.VariantsTimed},
+              {"variants", std::move(Variants)},
+              {"cuda", W.CudaSource}};
+}
+
 static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TuneOptions TO;
   TO.Budget = Opts.Budget;
@@ -172,6 +205,7 @@ static Status tuneAndPrint(const std::vector<TuneRequest> &Requests,
                            DiagnosticEngine &Diags,
                            std::vector<TuneResult> &Results) {
   bool Failed = false;
+  Json Rows = Json::array(); // --format=json
   for (const TuneRequest &R : Requests) {
     const Kernel &K = *R.K;
     auto Res = tune(R, TO, W, Diags);
@@ -188,9 +222,14 @@ static Status tuneAndPrint(const std::vector<TuneRequest> &Requests,
                                  " computed wrong results and was not "
                                  "chosen: " +
                                  V.Result.Reason);
-    printResult(Out, K, R, *Res, W.device(), Opts, TO);
+    if (Opts.FormatJson)
+      Rows.push_back(resultJson(K, R, *Res, W.device()));
+    else
+      printResult(Out, K, R, *Res, W.device(), Opts, TO);
     Results.push_back(std::move(*Res));
   }
+  if (Opts.FormatJson)
+    Out << printJson(Rows) << "\n";
   if (Failed)
     return Failure::user("");
   return success();

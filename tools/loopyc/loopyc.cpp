@@ -98,9 +98,13 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (R.count("arch") && Opts.Emit != EmitKind::PTX && !Opts.CheckNvrtc)
     return std::string("--arch goes with --emit=ptx or --check=nvrtc") +
            (Opts.Tune ? "; --tune compiles for the GPU it finds" : "");
-  if (R.count("format") && (Emit.empty() || Opts.Emit != EmitKind::Variants))
-    return "--format goes with --emit=variants; --emit=json gives the launch "
-           "metadata of generated code";
+  if (R.count("format") && !Check && !Opts.Tune &&
+      (Emit.empty() || Opts.Emit != EmitKind::Variants))
+    return "--format goes with --emit=variants, --check or --tune; "
+           "--emit=json gives the launch metadata of generated code";
+  if (R.count("format") && R.count("report"))
+    return "--report prints a table beside the CUDA source; --format=json "
+           "lists every variant tried already";
   if (All && !Check && !Emit.empty()) {
     if (Opts.Emit == EmitKind::IR)
       return "--all-variants does nothing with --emit=ir, which prints each "
@@ -139,7 +143,8 @@ void addOptions(cxxopts::Options &Options) {
                "variant): cuda (first-ranked, never tuned), ir, opencl, "
                "ptx, variants or json",
        cxxopts::value<std::string>(), "KIND")
-      ("format", "with --emit=variants: text (default) or json",
+      ("format", "with --emit=variants, --check or --tune: text (default) "
+                 "or json, one array",
        cxxopts::value<std::string>(), "FORMAT")
       ("variant", "emit the variant with this schedule string or index",
        cxxopts::value<std::string>(), "SCHEDULE")
