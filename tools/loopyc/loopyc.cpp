@@ -46,7 +46,8 @@ int exitStatus(const loopy::Failure &F) {
 
 /// The first option of \p R that does nothing with the others given (or
 /// that contradicts one), as an error message; nullopt if there is none.
-/// \p Opts holds the mode: Emit, CheckNvrtc, CheckOpenCL and Tune.
+/// \p Opts holds the mode: Emit (Best where --emit is not given),
+/// CheckNvrtc, CheckOpenCL and Tune.
 std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
                                       const loopy::CompileOptions &Opts) {
   using loopy::EmitKind;
@@ -74,38 +75,36 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (R.count("budget") && R.count("exhaustive"))
     return "--budget and --exhaustive exclude each other; --exhaustive times "
            "every variant";
-  for (const char *Opt : {"sample", "every-strategy"}) {
-    std::string Name = std::string("--") + Opt;
-    bool OpenCLOnly = Name == "--every-strategy";
-    if (!R.count(Opt))
-      continue;
-    if (OpenCLOnly ? !Opts.CheckOpenCL : !Check)
-      return Name + (OpenCLOnly ? " goes with --check=opencl"
-                                : " goes with --check") +
-             ", which runs a sample of the variants";
-    if (Variant || All)
-      return Name + " does nothing with " +
+  if (R.count("sample") && !Check)
+    return "--sample goes with --check, which runs a sample of the variants";
+  if (R.count("every-strategy") && !Opts.CheckOpenCL)
+    return "--every-strategy goes with --check=opencl, which runs a sample "
+           "of the variants";
+  for (const char *Opt : {"sample", "every-strategy"})
+    if (R.count(Opt) && (Variant || All))
+      return std::string("--") + Opt + " does nothing with " +
              (All ? "--all-variants, which checks every variant"
                   : "--variant, which checks one variant");
-  }
-  for (const char *Opt : {"param", "all-params", "seed", "plant"})
+  for (const char *Opt : {"param", "all-params"})
     if (R.count(Opt) && !Runs)
       return std::string("--") + Opt +
-             " goes with --tune or --check=opencl, which run the kernel" +
-             (std::string(Opt) == "param" || std::string(Opt) == "all-params"
-                  ? "; -D NAME=VALUE fixes a size in the generated code"
-                  : "");
+             " goes with --tune or --check=opencl, which run the kernel; "
+             "-D NAME=VALUE fixes a size in the generated code";
+  for (const char *Opt : {"seed", "plant"})
+    if (R.count(Opt) && !Runs)
+      return std::string("--") + Opt +
+             " goes with --tune or --check=opencl, which run the kernel";
   if (R.count("arch") && Opts.Emit != EmitKind::PTX && !Opts.CheckNvrtc)
     return std::string("--arch goes with --emit=ptx or --check=nvrtc") +
            (Opts.Tune ? "; --tune compiles for the GPU it finds" : "");
   if (R.count("format") && !Check && !Opts.Tune &&
-      (Emit.empty() || Opts.Emit != EmitKind::Variants))
+      Opts.Emit != EmitKind::Variants)
     return "--format goes with --emit=variants, --check or --tune; "
            "--emit=json gives the launch metadata of generated code";
   if (R.count("format") && R.count("report"))
     return "--report prints a table beside the CUDA source; --format=json "
            "lists every variant tried already";
-  if (All && !Check && !Emit.empty()) {
+  if (All && !Check) {
     if (Opts.Emit == EmitKind::IR)
       return "--all-variants does nothing with --emit=ir, which prints each "
              "kernel before planning";
@@ -116,14 +115,14 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
       return "--all-variants does nothing with --emit=ptx, which compiles "
              "one variant; --check=nvrtc --all-variants compiles them all";
   }
-  if (Variant && Opts.Emit == EmitKind::Variants && !Emit.empty())
+  if (Variant && Opts.Emit == EmitKind::Variants)
     return "--variant does nothing with --emit=variants, which lists every "
            "variant";
   if (Variant && Opts.CheckNvrtc)
     return "--variant does nothing with --check=nvrtc, which compiles a "
            "sample; --emit=ptx --variant=SCHEDULE compiles one";
   for (const char *Opt : {"min-threads", "min-blocks", "max-shared"})
-    if (R.count(Opt) && Opts.Emit == EmitKind::IR && !Emit.empty() && !Check)
+    if (R.count(Opt) && Opts.Emit == EmitKind::IR && !Check)
       return std::string("--") + Opt +
              " constrains the planner; --emit=ir prints each kernel before "
              "planning";
