@@ -45,7 +45,7 @@ for f in "${files[@]}"; do
     fi
     args=()
     for s in $sizes; do args+=("$mode" "$s"); done
-    out=$("$loopyc" "$f" --check=opencl --sample="$sample" "${args[@]}" 2>&1)
+    out=$("$loopyc" "$f" --check=opencl --sample="$sample" --every-strategy "${args[@]}" 2>&1)
     status=$?
     summary=$(printf '%s\n' "$out" | tail -n 1)
     if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then

@@ -38,12 +38,12 @@ tally() {
 }
 for f in "${files[@]}"; do
   for size in 37 100; do
-    out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
+    out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" --every-strategy 2>&1) && status=0 || status=$?
     if [[ $out == *"violate the assumptions"* ]]; then
       # A kernel that assumes sizes divisible by 16 runs at the nearest
       # multiples instead.
       size=$(( (size + 15) / 16 * 16 ))
-      out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" 2>&1) && status=0 || status=$?
+      out=$("$loopyc" "$f" --check=opencl --all-params=$size --sample="$sample" --every-strategy 2>&1) && status=0 || status=$?
     fi
     tally "$out" "$status" "$f size $size"
   done
@@ -58,7 +58,7 @@ fixed=(
 )
 for f in "${fixed[@]}"; do
   # shellcheck disable=SC2086
-  out=$("$loopyc" $f --check=opencl --sample="$sample" 2>&1) && status=0 || status=$?
+  out=$("$loopyc" $f --check=opencl --sample="$sample" --every-strategy 2>&1) && status=0 || status=$?
   tally "$out" "$status" "$f"
 done
 echo "check-opencl: $((SECONDS - start)) s"

@@ -52,6 +52,18 @@ else
   echo "FAIL second tuning"; cat "$work/again.out"; failed=1
 fi
 
+# The main command (no --emit) prints the tuned winner: the one stored
+# above, read from the database, with one note on standard error.
+"$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 \
+  >"$work/default.out" 2>"$work/default.err"
+if grep -q "^// from the tuning database" "$work/default.out" &&
+   grep -q "^loopyc: note: printing the tuned winner on " "$work/default.err" &&
+   [ "$(grep '^// winner' "$work/default.out")" = "$(grep '^// winner' "$work/matmul.out")" ]; then
+  echo "PASS main command: $(cat "$work/default.err")"
+else
+  echo "FAIL main command"; cat "$work/default.out" "$work/default.err"; failed=1
+fi
+
 # A faulting variant is recorded as failed; the search goes on.
 for bug in fault hang; do
   "$bin/loopyc" "$root/examples/matmul.loop" -D n=512 -D m=512 -D l=512 \

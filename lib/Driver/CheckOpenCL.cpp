@@ -7,6 +7,7 @@
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Compile/Compile.h"
 #include "loopy/Compile/Parallel.h"
+#include "loopy/Driver/Json.h"
 #include "loopy/Driver/RunOpenCL.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
@@ -27,22 +28,33 @@ namespace loopy {
 
 using namespace device;
 
+std::vector<std::string> paramsWithoutValue(const Kernel &K,
+                                            const CompileOptions &Opts) {
+  std::vector<std::string> Missing;
+  if (Opts.AllParams)
+    return Missing;
+  for (const std::string &P : K.ParamNames)
+    if (!K.Fixed.count(P) && !Opts.RunParams.count(P))
+      Missing.push_back(P);
+  return Missing;
+}
+
 std::optional<std::map<std::string, long>>
 runParams(const Kernel &K, const CompileOptions &Opts, const char *Option,
           DiagnosticEngine &Diags) {
-  std::map<std::string, long> Params = Opts.RunParams;
-  std::string Missing;
-  for (const std::string &P : K.ParamNames)
-    if (!K.Fixed.count(P) && !Params.count(P)) {
-      if (Opts.AllParams)
+  std::vector<std::string> Missing = paramsWithoutValue(K, Opts);
+  if (Missing.empty()) {
+    std::map<std::string, long> Params = Opts.RunParams;
+    for (const std::string &P : K.ParamNames)
+      if (!K.Fixed.count(P) && !Params.count(P))
         Params[P] = *Opts.AllParams;
-      else
-        Missing += (Missing.empty() ? "" : ", ") + P;
-    }
-  if (Missing.empty())
     return Params;
+  }
+  std::string Names;
+  for (const std::string &P : Missing)
+    Names += (Names.empty() ? "" : ", ") + P;
   Diags.error(K.Loc, std::string(Option) + " runs kernel " + quote(K.Name) +
-                         " and needs a value for " + Missing +
+                         " and needs a value for " + Names +
                          "; give one with -D NAME=VALUE (a constant in the "
                          "code) or --param NAME=VALUE (a kernel argument)");
   return std::nullopt;
@@ -69,40 +81,48 @@ static std::string strategyKey(const Kernel &K, const Variant &V) {
 
 std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &Vs,
                                    const CompileOptions &Opts) {
-  std::set<size_t> Pick;
   size_t N = Vs.size();
   if (Opts.AllVariants || Opts.Sample <= 0 || static_cast<size_t>(Opts.Sample) >= N) {
+    std::vector<size_t> All(N);
     for (size_t I = 0; I < N; ++I)
-      Pick.insert(I);
-  } else {
-    std::set<std::string> Seen;
-    // Merged variants map the merged kernel's indices.
-    std::optional<MergedKernel> Merged;
-    for (size_t I = 0; I < N && !Merged; ++I)
-      if (!Vs[I].Merge.empty())
-        Merged = mergeIndices(K);
-    for (size_t I = 0; I < N; ++I)
-      if (Seen.insert(strategyKey(Vs[I].Merge.empty() || !Merged ? K : Merged->K,
-                                  Vs[I]))
-              .second)
-        Pick.insert(I);
-    Pick.insert(0);
-    size_t Want = std::max<size_t>(Opts.Sample, Pick.size());
-    // Evenly spread over the ranking until the sample is full.
-    for (size_t Step = 0; Pick.size() < Want && Step < Want; ++Step)
-      Pick.insert(static_cast<size_t>(Step * (double)N / Want));
-    for (size_t I = 0; Pick.size() < Want && I < N; ++I)
-      Pick.insert(I);
+      All[I] = I;
+    return All;
   }
+  // The best ranked of each strategy, in rank order (the first is 0).
+  std::vector<size_t> Firsts;
+  std::set<std::string> Seen;
+  // Merged variants map the merged kernel's indices.
+  std::optional<MergedKernel> Merged;
+  for (size_t I = 0; I < N && !Merged; ++I)
+    if (!Vs[I].Merge.empty())
+      Merged = mergeIndices(K);
+  for (size_t I = 0; I < N; ++I)
+    if (Seen.insert(strategyKey(Vs[I].Merge.empty() || !Merged ? K : Merged->K,
+                                Vs[I]))
+            .second)
+      Firsts.push_back(I);
+  size_t Want = static_cast<size_t>(Opts.Sample);
+  if (Opts.EveryStrategy)
+    Want = std::max(Want, Firsts.size());
+  std::set<size_t> Pick;
+  for (size_t I = 0; I < Firsts.size() && Pick.size() < Want; ++I)
+    Pick.insert(Firsts[I]);
+  // Evenly spread over the ranking until the sample is full.
+  for (size_t Step = 0; Pick.size() < Want && Step < Want; ++Step)
+    Pick.insert(static_cast<size_t>(Step * (double)N / Want));
+  for (size_t I = 0; Pick.size() < Want && I < N; ++I)
+    Pick.insert(I);
   return {Pick.begin(), Pick.end()};
 }
 
 namespace {
 
-/// One variant's run: the outcome and the line to print.
+/// One variant's run: the outcome and the line to print (or, for a
+/// variant that matched, its largest relative error).
 struct Outcome {
   bool Ok = false;
   std::string Line;
+  std::optional<double> RelativeError;
 };
 
 class Runner {
@@ -111,9 +131,10 @@ public:
          const HostData &Reference)
       : K(K), Dev(Dev), Inputs(Inputs), Reference(Reference) {}
 
-  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares.
-  std::string run(const DeviceProgram &P, const cl::Program &Prog,
-                  isl::ctx Ctx);
+  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares;
+  /// the largest relative L2 error of its outputs, or throws saying how
+  /// they differ.
+  double run(const DeviceProgram &P, const cl::Program &Prog, isl::ctx Ctx);
 
 private:
   const Kernel &K;
@@ -123,8 +144,8 @@ private:
   std::mutex KernelIsl;
 };
 
-std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
-                        isl::ctx Ctx) {
+double Runner::run(const DeviceProgram &P, const cl::Program &Prog,
+                   isl::ctx Ctx) {
   HostData Run = Inputs; // outputs poisoned
   runOnOpenCL(Dev, Prog, P, K, Run, Ctx);
   // The kernel's isl objects belong to one context, which one thread at a
@@ -133,16 +154,12 @@ std::string Runner::run(const DeviceProgram &P, const cl::Program &Prog,
     std::lock_guard<std::mutex> L(KernelIsl);
     return compareOutputs(K, Reference, Run);
   }();
-  if (C.Ok) {
-    std::ostringstream OS;
-    double Worst = 0;
-    for (const ArrayComparison &A : C.Arrays)
-      Worst = std::max(Worst, A.RelativeL2);
-    char Buf[32];
-    std::snprintf(Buf, sizeof Buf, "%.2g", Worst);
-    return std::string("relative error ") + Buf;
-  }
-  throw std::runtime_error(C.message());
+  if (!C.Ok)
+    throw std::runtime_error(C.message());
+  double Worst = 0;
+  for (const ArrayComparison &A : C.Arrays)
+    Worst = std::max(Worst, A.RelativeL2);
+  return Worst;
 }
 
 } // namespace
@@ -156,8 +173,12 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     Diags.error(std::string("--check=opencl: ") + E.what());
     return Failure::user("");
   }
-  OS << "# OpenCL device: " << Dev->description() << "\n";
-  OS << "# seed " << Opts.Seed << "\n";
+  // --format=json: one row per variant run, printed at the end.
+  Json Rows = Json::array();
+  if (!Opts.FormatJson) {
+    OS << "# OpenCL device: " << Dev->description() << "\n";
+    OS << "# seed " << Opts.Seed << "\n";
+  }
   // Parameters fixed in the code (-D) are part of the kernel; the others
   // are bound per kernel below.
   unsigned Passed = 0, Failed = 0;
@@ -242,7 +263,11 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
       };
       auto RunOne = [&](size_t I, const cl::Program &Prog) {
         try {
-          Results[I].Line = R.run(*Lowered[I], Prog, Isl.get());
+          double Worst = R.run(*Lowered[I], Prog, Isl.get());
+          char Buf[32];
+          std::snprintf(Buf, sizeof Buf, "%.2g", Worst);
+          Results[I].Line = std::string("relative error ") + Buf;
+          Results[I].RelativeError = Worst;
           Results[I].Ok = true;
         } catch (std::exception &E) {
           Results[I].Line = E.what();
@@ -273,6 +298,19 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     for (size_t I = 0; I < Pick.size(); ++I) {
       const Outcome &O = Results[I];
       KP += O.Ok;
+      if (Opts.FormatJson) {
+        Json Row{{"kernel", K.Name},
+                 {"rank", Pick[I]},
+                 {"schedule", Vs[Pick[I]].Name},
+                 {"passed", O.Ok}};
+        if (O.RelativeError)
+          Row["relative_error"] = *O.RelativeError;
+        else
+          Row["message"] = O.Line;
+        Row["seed"] = Opts.Seed;
+        Rows.push_back(std::move(Row));
+        continue;
+      }
       std::string Line = O.Line;
       std::replace(Line.begin(), Line.end(), '\n', ' ');
       OS << (O.Ok ? "PASS " : "FAIL ") << K.Name << " #" << Pick[I] << " "
@@ -283,13 +321,17 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
                       .count();
     char Buf[32];
     std::snprintf(Buf, sizeof Buf, "%.1f", Secs);
-    OS << "# " << K.Name << ": " << KP << " of " << Pick.size()
-       << " variants (of " << Vs.size() << ") match the interpreter, in " << Buf
-       << " s\n";
+    if (!Opts.FormatJson)
+      OS << "# " << K.Name << ": " << KP << " of " << Pick.size()
+         << " variants (of " << Vs.size() << ") match the interpreter, in "
+         << Buf << " s\n";
     Passed += KP;
     Failed += Pick.size() - KP;
   }
-  OS << Passed << " passed, " << Failed << " failed\n";
+  if (Opts.FormatJson)
+    OS << printJson(Rows) << "\n";
+  else
+    OS << Passed << " passed, " << Failed << " failed\n";
   if (Failed)
     return Failure::user("");
   return success();

@@ -82,6 +82,14 @@ static Status produce(CheckedSource &C, const CompileOptions &Opts,
                       DiagnosticEngine &Diags) {
   if (Opts.Tune)
     return tuneKernels(C, Opts, Result, Err, Diags);
+  if (Opts.Emit == EmitKind::Best && !Opts.CheckNvrtc && !Opts.CheckOpenCL) {
+    // A variant the user chose is printed as it is, untuned.
+    if (Opts.Variant.empty() && !Opts.AllVariants)
+      return emitBest(C, Opts, Result, Err, Diags);
+    CompileOptions Chosen = Opts;
+    Chosen.Emit = EmitKind::CUDA;
+    return emitDeviceCode(C, Chosen, Result, Diags);
+  }
   if (Opts.Emit != EmitKind::IR || Opts.CheckNvrtc || Opts.CheckOpenCL)
     return emitDeviceCode(C, Opts, Result, Diags);
   if (!Opts.Variant.empty()) {

@@ -66,6 +66,27 @@ Json programJson(const device::DeviceProgram &P, const Variant &V) {
               {"launches", std::move(Launches)}};
 }
 
+/// The row of variant \p V, ranked \p Rank, of \p K for --emit=variants
+/// --format=json.
+Json variantJson(const Kernel &K, const Variant &V, size_t Rank) {
+  Json Statements = Json::array();
+  for (const Figures &F : V.Stats) {
+    Json Grid = Json::array();
+    for (long B : F.GridBlocks)
+      Grid.push_back(B < 0 ? Json() : Json(B));
+    Statements.push_back(Json{{"threads", F.Threads},
+                              {"blocks", F.Blocks},
+                              {"grid_blocks", std::move(Grid)},
+                              {"shared_bytes", F.SharedBytes},
+                              {"outputs_per_thread", F.RegisterOutputs}});
+  }
+  return Json{{"kernel", K.Name},
+              {"rank", Rank},
+              {"schedule", V.Name},
+              {"static_cost_s", sixDigits(V.Cost)},
+              {"statements", std::move(Statements)}};
+}
+
 /// Positions of at most \p N of \p Size ranked variants, spread evenly and
 /// always including the first.
 std::vector<size_t> sampleIndices(size_t Size, long N) {
@@ -95,6 +116,7 @@ Failure report(DiagnosticEngine &Diags, SourceRange Loc, Failure F,
 Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
                   std::ostream &OS, DiagnosticEngine &Diags) {
   unsigned Passed = 0, Failed = 0;
+  Json Rows = Json::array(); // --format=json
   for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
     const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
@@ -125,20 +147,32 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
     });
     unsigned KP = 0;
     for (size_t I = 0; I < Pick.size(); ++I) {
-      if (Problems[I].empty()) {
-        ++KP;
-        continue;
+      KP += Problems[I].empty();
+      if (Opts.FormatJson) {
+        Json Row{{"kernel", K.Name},
+                 {"rank", Pick[I]},
+                 {"schedule", Vs[Pick[I]].Name},
+                 {"passed", Problems[I].empty()},
+                 {"arch", Opts.Arch}};
+        if (!Problems[I].empty())
+          Row["message"] = Problems[I];
+        Rows.push_back(std::move(Row));
+      } else if (!Problems[I].empty()) {
+        OS << "FAIL " << K.Name << " #" << Pick[I] << " " << Vs[Pick[I]].Name
+           << ": " << Problems[I] << "\n";
       }
-      OS << "FAIL " << K.Name << " #" << Pick[I] << " " << Vs[Pick[I]].Name
-         << ": " << Problems[I] << "\n";
     }
-    OS << K.Name << ": " << KP << " of " << Pick.size()
-       << " sampled variants (of " << Vs.size() << ") compiled for "
-       << Opts.Arch << "\n";
+    if (!Opts.FormatJson)
+      OS << K.Name << ": " << KP << " of " << Pick.size()
+         << " sampled variants (of " << Vs.size() << ") compiled for "
+         << Opts.Arch << "\n";
     Passed += KP;
     Failed += Pick.size() - KP;
   }
-  OS << Passed << " passed, " << Failed << " failed\n";
+  if (Opts.FormatJson)
+    OS << printJson(Rows) << "\n";
+  else
+    OS << Passed << " passed, " << Failed << " failed\n";
   if (Failed)
     return Failure::user("");
   return success();
@@ -170,14 +204,15 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     return checkOpenCL(C, Opts, OS, Diags);
   if (Opts.CheckNvrtc)
     return checkNvrtc(C, Opts, OS, Diags);
-  // --emit=json: every program's metadata, printed as one document.
-  std::vector<Json> Programs;
-  size_t Kernels = 0;
+  // --emit=json and --emit=variants --format=json: one array, printed
+  // once every kernel is done.
+  bool AsJson = Opts.Emit == EmitKind::JSON ||
+                (Opts.Emit == EmitKind::Variants && Opts.FormatJson);
+  Json Rows = Json::array();
   for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
     const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
-    ++Kernels;
     if (Opts.Emit == EmitKind::Variants ||
         (Opts.AllVariants && Opts.Emit != EmitKind::PTX)) {
       auto Planned = planVariants(K, Opts.Planner);
@@ -185,7 +220,10 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
         return report(Diags, K.Loc, Planned.takeFailure());
       const std::vector<Variant> &Vs = *Planned;
       if (Opts.Emit == EmitKind::Variants) {
-        listVariants(K, Vs, OS);
+        if (!AsJson)
+          listVariants(K, Vs, OS);
+        for (size_t I = 0; AsJson && I < Vs.size(); ++I)
+          Rows.push_back(variantJson(K, Vs[I], I));
         continue;
       }
       // Every variant, in ranked order, each under a one-line banner.
@@ -197,7 +235,7 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
                         "cannot lower variant " + quote(Vs[I].Name) +
                             " of kernel " + quote(K.Name) + ": ");
         if (Opts.Emit == EmitKind::JSON) {
-          Programs.push_back(programJson(*Lowered[I], Vs[I]));
+          Rows.push_back(programJson(*Lowered[I], Vs[I]));
           continue;
         }
         OS << "// ===== variant " << I << ": " << Vs[I].Name << "\n";
@@ -224,7 +262,7 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
                     "cannot lower variant " + quote(V->Name) + " of kernel " +
                         quote(K.Name) + ": ");
     if (Opts.Emit == EmitKind::JSON) {
-      Programs.push_back(programJson(*P, *V));
+      Rows.push_back(programJson(*P, *V));
       continue;
     }
     if (Opts.Emit == EmitKind::OpenCL) {
@@ -245,12 +283,8 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     }
     OS << *Ptx;
   }
-  if (Opts.Emit == EmitKind::JSON && !Programs.empty()) {
-    if (Programs.size() == 1 && Kernels == 1 && !Opts.AllVariants)
-      OS << printJson(Programs.front()) << "\n";
-    else
-      OS << printJson(Json(Programs)) << "\n";
-  }
+  if (AsJson)
+    OS << printJson(Rows) << "\n";
   return success();
 }
 

@@ -29,8 +29,10 @@ void print(const Json &J, std::string &Out, unsigned Indent) {
     Out += Object ? "}" : "]";
     return;
   }
-  // One line for up to two levels: [1, 2] or [{"name": "a", ...}, ...].
-  bool Inline = height(J) <= 2;
+  // One line for up to two levels: [1, 2] or [{"name": "a", ...}, ...];
+  // the document itself goes one member per line, so that an array of
+  // rows reads one row per line.
+  bool Inline = Indent > 0 && height(J) <= 2;
   std::string Inner(Inline ? 0 : Indent + 2, ' ');
   bool First = true;
   for (auto It = J.begin(); It != J.end(); ++It) {

@@ -15,8 +15,14 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loopy {
+
+/// \p K's index parameters that neither its code (-D) nor \p Opts
+/// (--param, --all-params) gives a value, in declaration order.
+std::vector<std::string> paramsWithoutValue(const Kernel &K,
+                                            const CompileOptions &Opts);
 
 /// The values of \p K's index parameters that are not fixed in its code,
 /// from --param and --all-params; an error naming the missing ones (for

@@ -8,6 +8,7 @@
 #include "RunParams.h"
 
 #include "loopy/Driver/Emit.h"
+#include "loopy/Driver/Json.h"
 #include "loopy/Runtime/Nvrtc.h"
 #include "loopy/Tuner/KernelHash.h"
 #include "loopy/Tuner/Tuner.h"
@@ -73,7 +74,7 @@ static void printResult(std::ostream &OS, const Kernel &K,
                         const TuneRequest &Req, const TuneResult &R,
                         const gpu::DeviceInfo &Dev, const CompileOptions &Opts,
                         const TuneOptions &TO) {
-  OS << "// loopyc --tune: kernel " << K.Name;
+  OS << "// loopyc: kernel " << K.Name << " tuned";
   if (!Req.Params.empty()) {
     OS << " at";
     const char *Sep = " ";
@@ -94,8 +95,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
   if (R.FromDatabase) {
     OS << "// from the tuning database " << R.Database.string() << ": tuned "
        << utcTime(W.Timestamp) << " in " << fixed(W.TuningSeconds, 1)
-       << " s, " << W.VariantsTimed << " variants timed; --retune searches "
-          "again\n";
+       << " s, " << W.VariantsTimed << " variants timed; --tune --retune "
+          "searches again\n";
   } else {
     size_t Counts[4] = {0, 0, 0, 0};
     for (const TunedVariant &V : R.Variants)
@@ -124,10 +125,39 @@ static void printResult(std::ostream &OS, const Kernel &K,
   OS << W.CudaSource;
 }
 
-Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
-                   std::ostream &Out, std::ostream &Err,
-                   DiagnosticEngine &Diags) {
-  const std::vector<Kernel> &Kernels = C.kernels();
+/// --tune --format=json: the row of kernel \p K's result \p R.
+static Json resultJson(const Kernel &K, const TuneRequest &Req,
+                       const TuneResult &R, const gpu::DeviceInfo &Dev) {
+  Json Params = Json::object();
+  for (auto &[Name, V] : Req.Params)
+    Params[Name] = V;
+  const TuningRecord &W = R.Winner;
+  Json Variants = Json::array();
+  for (const TunedVariant &V : R.Variants) {
+    Json Row{{"schedule", V.Result.Schedule},
+             {"status", variantStatusName(V.Result.Status)},
+             {"median_s", V.Result.Seconds ? Json(*V.Result.Seconds) : Json()}};
+    if (!V.Result.Reason.empty())
+      Row["reason"] = V.Result.Reason;
+    Variants.push_back(std::move(Row));
+  }
+  return Json{{"kernel", K.Name},
+              {"params", std::move(Params)},
+              {"device", Dev.Name},
+              {"arch", Dev.arch()},
+              {"from_database", R.FromDatabase},
+              {"database", R.DatabaseInMemory ? Json() : Json(R.Database.string())},
+              {"winner", W.Schedule},
+              {"median_s", W.MedianSeconds},
+              {"gflops", W.GFlops},
+              {"gbytes_per_s", W.GBytesPerSecond},
+              {"tuning_s", W.TuningSeconds},
+              {"variants_timed", W.VariantsTimed},
+              {"variants", std::move(Variants)},
+              {"cuda", W.CudaSource}};
+}
+
+static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TuneOptions TO;
   TO.Budget = Opts.Budget;
   TO.Exhaustive = Opts.Exhaustive;
@@ -139,52 +169,46 @@ Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
   TO.Plant = Opts.Plant;
   if (&Err == &std::cerr && isatty(STDERR_FILENO))
     TO.Progress = &Err;
+  return TO;
+}
 
-  // Parameter values first: a missing one is reported before the GPU is
-  // looked for.
-  std::vector<TuneRequest> Requests(Kernels.size());
-  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
-    const Kernel &K = Kernels[KI];
-    auto Given = runParams(K, Opts, "--tune", Diags);
-    if (!Given)
-      return Failure::user("");
-    TuneRequest &R = Requests[KI];
-    R.K = &K;
-    R.Source = &C;
-    R.KernelIndex = KI;
-    R.Params = *Given;
-    for (auto &[Name, V] : K.Fixed)
-      R.Params[Name] = V;
-    // The database knows the kernel by its hash without the -D values.
-    auto Parametric = C.parametricKernel(KI);
-    if (!Parametric) {
-      if (Parametric.failure().isInternal())
-        return Parametric.takeFailure();
-      Diags.error(K.Loc, "cannot tune kernel " + quote(K.Name) + ": " +
-                             Parametric.failure().Message);
-      return Failure::user("");
-    }
-    R.KernelHash = kernelHash(**Parametric);
+/// The request to tune kernel \p KI of \p C at \p Given (the values of
+/// the parameters not fixed in its code); a Failure, not yet reported,
+/// where the kernel cannot be tuned.
+static Expected<TuneRequest> tuneRequest(CheckedSource &C, size_t KI,
+                                         const std::map<std::string, long> &Given) {
+  const Kernel &K = C.kernels()[KI];
+  TuneRequest R;
+  R.K = &K;
+  R.Source = &C;
+  R.KernelIndex = KI;
+  R.Params = Given;
+  for (auto &[Name, V] : K.Fixed)
+    R.Params[Name] = V;
+  // The database knows the kernel by its hash without the -D values.
+  auto Parametric = C.parametricKernel(KI);
+  if (!Parametric) {
+    if (Parametric.failure().isInternal())
+      return Parametric.takeFailure();
+    return Failure::user("cannot tune kernel " + quote(K.Name) + ": " +
+                         Parametric.failure().Message);
   }
+  R.KernelHash = kernelHash(**Parametric);
+  return R;
+}
 
-  auto Worker = gpu::startGpuWorker();
-  if (!Worker) {
-    const Failure &F = Worker.failure();
-    if (F.isInternal()) // the worker cannot start
-      Diags.error("--tune: " + F.Message);
-    else
-      Diags.error("--tune needs a GPU: " + F.Message +
-                  "; --emit=cuda works without one, from the static ranking");
-    return Failure::user("");
-  }
-  const gpu::DeviceInfo &Dev = (*Worker)->device();
+/// Tunes the kernels of \p Requests on \p W (or reads them from the
+/// database) and prints each winner; \p Results gets the results.
+static Status tuneAndPrint(const std::vector<TuneRequest> &Requests,
+                           const TuneOptions &TO, gpu::GpuWorker &W,
+                           const CompileOptions &Opts, std::ostream &Out,
+                           DiagnosticEngine &Diags,
+                           std::vector<TuneResult> &Results) {
   bool Failed = false;
-  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
-    const Kernel &K = Kernels[KI];
-    if (K.Stmts.empty())
-      continue;
-    TuneRequest &R = Requests[KI];
-    auto Res = tune(R, TO, **Worker, Diags);
+  Json Rows = Json::array(); // --format=json
+  for (const TuneRequest &R : Requests) {
+    const Kernel &K = *R.K;
+    auto Res = tune(R, TO, W, Diags);
     if (!Res) {
       if (Res.failure().isInternal())
         return Res.takeFailure();
@@ -198,11 +222,155 @@ Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
                                  " computed wrong results and was not "
                                  "chosen: " +
                                  V.Result.Reason);
-    printResult(Out, K, R, *Res, Dev, Opts, TO);
+    if (Opts.FormatJson)
+      Rows.push_back(resultJson(K, R, *Res, W.device()));
+    else
+      printResult(Out, K, R, *Res, W.device(), Opts, TO);
+    Results.push_back(std::move(*Res));
   }
+  if (Opts.FormatJson)
+    Out << printJson(Rows) << "\n";
   if (Failed)
     return Failure::user("");
   return success();
+}
+
+Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
+                   std::ostream &Out, std::ostream &Err,
+                   DiagnosticEngine &Diags) {
+  const std::vector<Kernel> &Kernels = C.kernels();
+  TuneOptions TO = tuneOptions(Opts, Err);
+
+  // Parameter values first: a missing one is reported before the GPU is
+  // looked for.
+  std::vector<TuneRequest> Requests;
+  for (size_t KI = 0; KI < Kernels.size(); ++KI) {
+    const Kernel &K = Kernels[KI];
+    auto Given = runParams(K, Opts, "--tune", Diags);
+    if (!Given)
+      return Failure::user("");
+    auto R = tuneRequest(C, KI, *Given);
+    if (!R) {
+      if (R.failure().isInternal())
+        return R.takeFailure();
+      Diags.error(K.Loc, R.failure().Message);
+      return Failure::user("");
+    }
+    if (!K.Stmts.empty())
+      Requests.push_back(std::move(*R));
+  }
+
+  auto Worker = gpu::startGpuWorker();
+  if (!Worker) {
+    const Failure &F = Worker.failure();
+    if (F.isInternal()) // the worker cannot start
+      Diags.error("--tune: " + F.Message);
+    else
+      Diags.error("--tune needs a GPU: " + F.Message +
+                  "; --emit=cuda works without one, from the static ranking");
+    return Failure::user("");
+  }
+  std::vector<TuneResult> Results;
+  return tuneAndPrint(Requests, TO, **Worker, Opts, Out, Diags, Results);
+}
+
+/// \p Message up to its first parenthesis: the gist of a NoGpuError.
+static std::string gist(const std::string &Message) {
+  return Message.substr(0, Message.find(" ("));
+}
+
+/// One line on what the tuning in \p Results did, after "printing the
+/// tuned winner".
+static std::string tunedNote(const std::vector<TuneResult> &Results,
+                             const gpu::DeviceInfo &Dev) {
+  size_t FromDb = 0, Timed = 0;
+  double Seconds = 0;
+  for (const TuneResult &R : Results) {
+    if (R.FromDatabase) {
+      ++FromDb;
+      continue;
+    }
+    Timed += R.Variants.size();
+    Seconds += R.Winner.TuningSeconds;
+  }
+  size_t Tuned = Results.size() - FromDb;
+  bool Several = Results.size() > 1;
+  std::string Note = "printing the tuned winner";
+  if (Several)
+    Note += "s of " + std::to_string(Results.size()) + " kernels";
+  Note += " on " + Dev.Name + ": ";
+  if (Tuned)
+    Note += (Several ? std::to_string(Tuned) + " " : std::string()) +
+            "tuned now (" + std::to_string(Timed) + " variants tried in " +
+            fixed(Seconds, 1) + " s)";
+  if (Tuned && FromDb)
+    Note += ", ";
+  if (FromDb)
+    Note += (Several ? std::to_string(FromDb) + " " : std::string()) +
+            "from the tuning database";
+  const TuneResult &Any = Results.front();
+  std::string Db = Any.Database.string();
+  if (Any.DatabaseInMemory)
+    Note += "; not stored: " + Db + " is a device";
+  else if (FromDb)
+    Note += " " + Db;
+  else
+    Note += ", stored in " + Db;
+  return Note;
+}
+
+Status emitBest(CheckedSource &C, const CompileOptions &Opts,
+                std::ostream &Out, std::ostream &Err,
+                DiagnosticEngine &Diags) {
+  CompileOptions First = Opts;
+  First.Emit = EmitKind::CUDA;
+  auto Untuned = [&](const std::string &Why) -> Status {
+    Status S = emitDeviceCode(C, First, Out, Diags);
+    if (S)
+      Diags.report(Severity::Note, {},
+                   "printing the planner's first-ranked variant, untuned: " +
+                       Why);
+    return S;
+  };
+  // Nothing to print, nothing to say.
+  if (std::all_of(C.kernels().begin(), C.kernels().end(),
+                  [](const Kernel &K) { return K.Stmts.empty(); }))
+    return emitDeviceCode(C, First, Out, Diags);
+  auto Worker = gpu::startGpuWorker();
+  if (!Worker) {
+    const Failure &F = Worker.failure();
+    if (F.isInternal())
+      return Untuned("the GPU worker cannot start (" + F.Message + ")");
+    return Untuned("no GPU found (" + gist(F.Message) + ")");
+  }
+  // Tuning runs the kernel, so every size needs a value.
+  std::vector<TuneRequest> Requests;
+  for (size_t KI = 0; KI < C.kernels().size(); ++KI) {
+    const Kernel &K = C.kernels()[KI];
+    if (K.Stmts.empty())
+      continue;
+    std::vector<std::string> Missing = paramsWithoutValue(K, Opts);
+    if (!Missing.empty()) {
+      std::string Names;
+      for (const std::string &P : Missing)
+        Names += (Names.empty() ? "" : ", ") + P;
+      return Untuned("tuning runs kernel " + quote(K.Name) +
+                     " and needs a value for " + Names + " (-D NAME=VALUE)");
+    }
+    auto R = tuneRequest(C, KI, Opts.RunParams);
+    if (!R) {
+      if (R.failure().isInternal())
+        return R.takeFailure();
+      return Untuned(R.failure().Message);
+    }
+    Requests.push_back(std::move(*R));
+  }
+  TuneOptions TO = tuneOptions(Opts, Err);
+  std::vector<TuneResult> Results;
+  Status S = tuneAndPrint(Requests, TO, **Worker, Opts, Out, Diags, Results);
+  if (S)
+    Diags.report(Severity::Note, {}, tunedNote(Results, (*Worker)->device()));
+  return S;
 }
 
 } // namespace loopy

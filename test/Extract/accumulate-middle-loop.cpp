@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // Matmul in i, k, j order: c[i][j] is updated in the innermost loop, but
 // what repeats it is the middle loop over k, whose index it lacks; so the
 // sum runs over k.

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // The ways C accumulates that lift to reductions: an if that keeps the
 // smaller value, a conditional operator and std::max, -= and *=.
 #include <algorithm>

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // The caller's guarantee k <= m keeps a[i * m + j] inside its rows; the
 // assumption k > 0, which the sum stored after the j loop needs, is added
 // to it.

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // Values flow through local variables, pointers to rows and elements
 // written earlier in the same iteration, which the lifted statement reads
 // by value rather than from memory.

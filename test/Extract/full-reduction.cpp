@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // A dot product stored through a pointer: '*r' is a 0-dimensional array.
 // C stores 0 when n = 0, the lifted kernel would store nothing, so it
 // assumes n > 0.

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // Loop headers: <= and an index on the right of the comparison, std::max
 // and std::min in bounds (a band), a step of 2 counting down, and an
 // affine comparison that is not yet solved for the index.

@@ -1,5 +1,5 @@
 // RUN: %loopyc %s --emit=cuda | FileCheck %s
-// RUN: %loopyc %s | FileCheck --check-prefix=IR %s
+// RUN: %loopyc %s --emit=ir | FileCheck --check-prefix=IR %s
 // loopyc lifts a C++ file through loopy-extract and compiles every kernel
 // in it.
 

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // A pragma before a loop inside a function lifts that nest alone; the
 // variables it uses from the function become the kernel's arguments, and
 // kernel(NAME) names it.

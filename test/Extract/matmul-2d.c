@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // C = A·B with C99 array parameters: the extents come from the types, the
 // zero stored before the k loop starts the sum, and 'c' is written only.
 

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // C = A·B on flat row-major buffers: the subscripts i * l + k and k * m + j
 // split by their strides l and m into 2-d accesses, and the scalar
 // accumulator becomes the sum stored after the k loop.

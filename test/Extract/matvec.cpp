@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // y = A·x and y = Aᵀ·x: the reduction index is the inner loop in one and
 // the outer loop in the other, where the accumulation into y[j] runs over i.
 

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // '#pragma loopy shape' gives an array the shape the loops cannot: 'a' is
 // an n x m matrix read up to column k only, which '#pragma loopy assume'
 // keeps inside its rows; 'w' is a 3 x 3 filter whose flat subscript 4 (its

@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // A 5-point stencil on the interior of an n x m grid: the neighbours'
 // offsets stay inside the rows of m, and the extents come from the largest
 // subscripts.

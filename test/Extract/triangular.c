@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // y = L·x for lower-triangular L: the inner bound uses the outer index, so
 // the domain is a triangle; every row has at least one term (j = i).
 

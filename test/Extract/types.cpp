@@ -1,5 +1,5 @@
 // RUN: %loopy-extract %s | FileCheck %s
-// RUN: %loopy-extract %s | %loopyc - > /dev/null
+// RUN: %loopy-extract %s | %loopyc - --emit=ir > /dev/null
 // C's implicit conversions become .loop casts: an int index used as a
 // float, a float promoted to double by a double constant, a comparison
 // stored as a number, and '?:' as select. Constants are folded.

@@ -105,7 +105,7 @@ def mutate(rng, lead, tokens):
 def run_one(loopyc, text, timeout):
     """Runs loopyc on text; returns (verdict or None, status, stdout, stderr)."""
     try:
-        p = subprocess.run([loopyc, "-"], input=text.encode(),
+        p = subprocess.run([loopyc, "-", "--emit=ir"], input=text.encode(),
                            capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         return ("timeout", None, (e.stdout or b"").decode(errors="replace"),

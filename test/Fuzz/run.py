@@ -283,7 +283,7 @@ class Runner:
     def check(self, k, text, defines):
         """Stage 4: sampled variants run on PoCL against the interpreter."""
         a = self.args
-        fl = ["--check=opencl", f"--sample={a.check_sample}",
+        fl = ["--check=opencl", f"--sample={a.check_sample}", "--every-strategy",
               f"--all-params={a.check_size}"] + dflags(defines)
         res = run_loopyc(a, text, fl, a.timeout)
         with self.lock:

@@ -323,6 +323,7 @@ void CppRoundTrip::expectMatchesHost(const RoundTripData &D) {
   ASSERT_FALSE(Vs.empty()) << Error;
   CompileOptions Opts;
   Opts.Sample = 1;
+  Opts.EveryStrategy = true;
   std::vector<size_t> Pick = selectVariants(K, Vs, Opts);
   std::vector<HostData> Runs = runVariants(K, Vs, Pick, Inputs);
   ASSERT_EQ(Runs.size(), Pick.size());

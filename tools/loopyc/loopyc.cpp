@@ -4,6 +4,7 @@
 // into the exit status: 0 success, 1 a user error, 2 an internal error.
 //
 //===----------------------------------------------------------------------===//
+#include "GitCommit.h"
 #include "RunExtractor.h"
 #include "loopy/Driver/Driver.h"
 
@@ -12,6 +13,7 @@
 #include <charconv>
 #include <exception>
 #include <iostream>
+#include <optional>
 
 namespace {
 
@@ -42,37 +44,128 @@ int exitStatus(const loopy::Failure &F) {
   return F.isInternal() ? 2 : 1;
 }
 
-int run(int argc, char **argv) {
-  cxxopts::Options Options(
-      "loopyc", "loopyc: a loop-kernel compiler that produces tuned CUDA\n");
-  Options.positional_help("FILE").show_positional_help();
-  Options.add_options()
+/// The first option of \p R that does nothing with the others given (or
+/// that contradicts one), as an error message; nullopt if there is none.
+/// \p Opts holds the mode: Emit (Best where --emit is not given),
+/// CheckNvrtc, CheckOpenCL and Tune.
+std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
+                                      const loopy::CompileOptions &Opts) {
+  using loopy::EmitKind;
+  bool Check = Opts.CheckNvrtc || Opts.CheckOpenCL;
+  bool Runs = Opts.Tune || Opts.CheckOpenCL;
+  std::string Emit =
+      R.count("emit") ? "--emit=" + R["emit"].as<std::string>() : "";
+  bool Variant = R.count("variant"), All = R.count("all-variants");
+  if (Opts.Tune && Check)
+    return "--tune and --check exclude each other";
+  if (Opts.Tune && !Emit.empty() && Opts.Emit != EmitKind::CUDA)
+    return "--tune prints the winner's CUDA source; " + Emit +
+           " cannot go with it";
+  if (Opts.Tune && (Variant || All))
+    return "--tune chooses the variant; --variant and --all-variants cannot "
+           "go with it";
+  if (Variant && All)
+    return "--all-variants and --variant exclude each other";
+  if (Check && !Emit.empty())
+    return "--check prints a report of the variants it ran; " + Emit +
+           " cannot go with it";
+  for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
+    if (R.count(Opt) && !Opts.Tune)
+      return std::string("--") + Opt + " goes with --tune";
+  if (R.count("budget") && R.count("exhaustive"))
+    return "--budget and --exhaustive exclude each other; --exhaustive times "
+           "every variant";
+  if (R.count("sample") && !Check)
+    return "--sample goes with --check, which runs a sample of the variants";
+  if (R.count("every-strategy") && !Opts.CheckOpenCL)
+    return "--every-strategy goes with --check=opencl, which runs a sample "
+           "of the variants";
+  for (const char *Opt : {"sample", "every-strategy"})
+    if (R.count(Opt) && (Variant || All))
+      return std::string("--") + Opt + " does nothing with " +
+             (All ? "--all-variants, which checks every variant"
+                  : "--variant, which checks one variant");
+  for (const char *Opt : {"param", "all-params"})
+    if (R.count(Opt) && !Runs)
+      return std::string("--") + Opt +
+             " goes with --tune or --check=opencl, which run the kernel; "
+             "-D NAME=VALUE fixes a size in the generated code";
+  for (const char *Opt : {"seed", "plant"})
+    if (R.count(Opt) && !Runs)
+      return std::string("--") + Opt +
+             " goes with --tune or --check=opencl, which run the kernel";
+  if (R.count("arch") && Opts.Emit != EmitKind::PTX && !Opts.CheckNvrtc)
+    return std::string("--arch goes with --emit=ptx or --check=nvrtc") +
+           (Opts.Tune ? "; --tune compiles for the GPU it finds" : "");
+  if (R.count("format") && !Check && !Opts.Tune &&
+      Opts.Emit != EmitKind::Variants)
+    return "--format goes with --emit=variants, --check or --tune; "
+           "--emit=json gives the launch metadata of generated code";
+  if (R.count("format") && R.count("report"))
+    return "--report prints a table beside the CUDA source; --format=json "
+           "lists every variant tried already";
+  if (All && !Check) {
+    if (Opts.Emit == EmitKind::IR)
+      return "--all-variants does nothing with --emit=ir, which prints each "
+             "kernel before planning";
+    if (Opts.Emit == EmitKind::Variants)
+      return "--all-variants does nothing with --emit=variants, which lists "
+             "every variant already";
+    if (Opts.Emit == EmitKind::PTX)
+      return "--all-variants does nothing with --emit=ptx, which compiles "
+             "one variant; --check=nvrtc --all-variants compiles them all";
+  }
+  if (Variant && Opts.Emit == EmitKind::Variants)
+    return "--variant does nothing with --emit=variants, which lists every "
+           "variant";
+  if (Variant && Opts.CheckNvrtc)
+    return "--variant does nothing with --check=nvrtc, which compiles a "
+           "sample; --emit=ptx --variant=SCHEDULE compiles one";
+  for (const char *Opt : {"min-threads", "min-blocks", "max-shared"})
+    if (R.count(Opt) && Opts.Emit == EmitKind::IR && !Check)
+      return std::string("--") + Opt +
+             " constrains the planner; --emit=ir prints each kernel before "
+             "planning";
+  return std::nullopt;
+}
+
+/// The groups of --help, in the order printed.
+const std::vector<std::string> HelpGroups = {
+    "Output", "Size", "Tuning", "Checking", "Planner", "Other"};
+
+void addOptions(cxxopts::Options &Options) {
+  Options.add_options("Output")
       ("o,output", "write the output to FILE instead of standard output",
        cxxopts::value<std::string>(), "FILE")
-      ("emit", "what to produce: ir, cuda, opencl, ptx, variants or json",
-       cxxopts::value<std::string>()->default_value("ir"), "KIND")
-      ("D,define", "fix the index parameter NAME to VALUE (repeatable)",
-       cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
+      ("emit", "what to produce instead of the default CUDA (the tuned "
+               "winner where a GPU is present, else the first-ranked "
+               "variant): cuda (first-ranked, never tuned), ir, opencl, "
+               "ptx, variants or json",
+       cxxopts::value<std::string>(), "KIND")
+      ("format", "with --emit=variants, --check or --tune: text (default) "
+                 "or json, one array",
+       cxxopts::value<std::string>(), "FORMAT")
       ("variant", "emit the variant with this schedule string or index",
        cxxopts::value<std::string>(), "SCHEDULE")
       ("all-variants", "emit or check every variant of each kernel",
        cxxopts::value<bool>()->default_value("false"))
-      ("check", "nvrtc: compile sampled variants with NVRTC; opencl: run them "
-                "on PoCL and compare with the reference interpreter",
-       cxxopts::value<std::string>(), "WHAT")
-      ("sample", "with --check: variants per kernel (0: all)",
-       cxxopts::value<long>()->default_value("200"), "N")
-      ("param", "with --check=opencl: run with index parameter NAME = VALUE, "
-                "kept a kernel argument (repeatable)",
+      ("arch", "GPU architecture for --emit=ptx and --check=nvrtc "
+               "(default sm_90)",
+       cxxopts::value<std::string>(), "SM");
+  Options.add_options("Size")
+      ("D,define", "fix the index parameter NAME to VALUE, a constant in the "
+                   "code (repeatable)",
        cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
-      ("all-params", "with --check=opencl: every index parameter not given "
-                     "with -D or --param takes VALUE",
-       cxxopts::value<long>(), "VALUE")
-      ("seed", "seed of the random inputs of runs",
-       cxxopts::value<unsigned long>()->default_value("1"), "N")
+      ("param", "with --tune or --check=opencl: run with index parameter "
+                "NAME = VALUE, kept a kernel argument (repeatable)",
+       cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
+      ("all-params", "with --tune or --check=opencl: every index parameter "
+                     "not given with -D or --param takes VALUE",
+       cxxopts::value<long>(), "VALUE");
+  Options.add_options("Tuning")
       ("tune", "run variants on the GPU, verify them, keep the fastest in the "
                "tuning database and print it (every index parameter needs a "
-               "value: -D, --param or --all-params)")
+               "value: -D, --param or --all-params); an error without a GPU")
       ("budget", "with --tune: time at most N variants, best ranked first",
        cxxopts::value<size_t>(), "N")
       ("exhaustive", "with --tune: time every variant")
@@ -81,31 +174,53 @@ int run(int argc, char **argv) {
        cxxopts::value<size_t>()->implicit_value("20"), "N")
       ("db", "with --tune: the tuning database (default "
              "$XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB)",
-       cxxopts::value<std::string>(), "PATH")
-      ("plant", "testing the checks: damage the variants first "
-                "(drop-barrier, skip-first-iteration; with --tune also fault "
-                "or hang, in the second variant only)",
-       cxxopts::value<std::string>(), "BUG")
-      ("arch", "GPU architecture for --emit=ptx and --check=nvrtc",
-       cxxopts::value<std::string>()->default_value("sm_90"), "SM")
-      ("min-threads", "planner: at least this many threads per block",
+       cxxopts::value<std::string>(), "PATH");
+  Options.add_options("Checking")
+      ("check", "nvrtc: compile sampled variants with NVRTC; opencl: run them "
+                "on PoCL and compare with the reference interpreter",
+       cxxopts::value<std::string>(), "WHAT")
+      ("sample", "with --check: run exactly N variants per kernel, or all "
+                 "where there are fewer (0: all; default 200)",
+       cxxopts::value<long>(), "N")
+      ("every-strategy", "with --check=opencl: the sample also holds the best "
+                         "ranked variant of every reduction strategy and set "
+                         "of staged reads, growing past --sample where needed")
+      ("seed", "with --tune or --check=opencl: seed of the random inputs "
+               "(default 1)",
+       cxxopts::value<unsigned long>(), "N")
+      ("plant", "with --check=opencl or --tune, testing the checks: damage "
+                "the variants first (drop-barrier, skip-first-iteration; "
+                "with --tune also fault or hang, in the second variant only)",
+       cxxopts::value<std::string>(), "BUG");
+  Options.add_options("Planner")
+      ("min-threads", "at least this many threads per block",
        cxxopts::value<long>()->default_value("32"), "N")
-      ("min-blocks", "planner: at least this many blocks, where sizes are fixed",
+      ("min-blocks", "at least this many blocks, where sizes are fixed",
        cxxopts::value<long>()->default_value("1"), "N")
-      ("max-shared", "planner: at most this many bytes of shared memory per "
-                     "block; past 49152 they are allocated at launch, with "
-                     "the kernel opted in (sm_90 allows 232448)",
-       cxxopts::value<long>()->default_value("49152"), "BYTES")
+      ("max-shared", "at most this many bytes of shared memory per block; "
+                     "past 49152 they are allocated at launch, with the "
+                     "kernel opted in (sm_90 allows 232448)",
+       cxxopts::value<long>()->default_value("49152"), "BYTES");
+  Options.add_options("Other")
       ("j,jobs", "threads that lower, compile and run variants (0: one per "
                  "core)",
        cxxopts::value<unsigned>()->default_value("0"), "N")
       ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
-      ("version", "print the version and exit")
+      ("version", "print the version and the commit it was built from, and "
+                  "exit");
+  Options.add_options("Input")
       ("input", "the .loop file, or - for standard input",
        cxxopts::value<std::vector<std::string>>());
   Options.parse_positional({"input"});
+}
+
+int run(int argc, char **argv) {
+  cxxopts::Options Options(
+      "loopyc", "loopyc: a loop-kernel compiler that produces tuned CUDA\n");
+  Options.positional_help("FILE").show_positional_help();
+  addOptions(Options);
 
   cxxopts::ParseResult R;
   try {
@@ -116,18 +231,27 @@ int run(int argc, char **argv) {
     return 1;
   }
   if (R.count("help")) {
-    std::cout << Options.help() << "\n"
+    std::cout << Options.help(HelpGroups) << "\n"
+              << "Without --emit, --tune or --check, loopyc prints the CUDA "
+                 "source of each kernel:\nthe tuned winner where a GPU is "
+                 "present and every index parameter has a value\n(tuned once, "
+                 "then read from the tuning database), else the planner's "
+                 "first-ranked\nvariant; one note on standard error says "
+                 "which.\n\n"
               << "Examples:\n"
-              << "  loopyc examples/matmul.loop --emit=ir\n"
               << "  loopyc examples/matmul.loop -D n=1024 -D m=1024 -D l=1024\n"
+              << "  loopyc examples/matmul.loop --emit=ir\n"
               << "  loopyc examples/matmul.loop -D n=4096 -D m=4096 -D l=4096 "
                  "--tune --report\n"
+              << "  loopyc examples/matmul.loop --check=opencl --all-params=37 "
+                 "--sample=20\n"
               << "\nExit status: 0 success, 1 error in the input or "
                  "options, 2 internal error.\n";
     return 0;
   }
   if (R.count("version")) {
-    std::cout << "loopyc " << LOOPY_VERSION << "\n";
+    std::cout << "loopyc " << LOOPY_VERSION << " (commit " << LOOPY_GIT_COMMIT
+              << ")\n";
     return 0;
   }
 
@@ -144,31 +268,15 @@ int run(int argc, char **argv) {
     return 1;
   }
   Opts.Input = Inputs[0];
-  std::string Emit = R["emit"].as<std::string>();
-  auto Kind = loopy::parseEmitKind(Emit);
-  if (!Kind) {
-    std::cerr << "loopyc: error: unknown --emit value '" << Emit
-              << "'; expected ir, cuda, opencl, ptx, variants or json\n";
-    return 1;
-  }
-  Opts.Emit = *Kind;
-  if (R.count("output"))
-    Opts.Output = R["output"].as<std::string>();
-  if (R.count("variant"))
-    Opts.Variant = R["variant"].as<std::string>();
-  Opts.AllVariants = R["all-variants"].as<bool>();
-  if (Opts.AllVariants && R.count("variant")) {
-    std::cerr << "loopyc: error: --all-variants and --variant exclude each "
-                 "other\n";
-    return 1;
-  }
-  Opts.IslMaxOperations = R["isl-max-operations"].as<unsigned long>();
-  Opts.Arch = R["arch"].as<std::string>();
-  if (Opts.Arch.rfind("sm_", 0) != 0) {
-    std::cerr << "loopyc: error: --arch takes a GPU architecture such as "
-                 "sm_90, not '"
-              << Opts.Arch << "'\n";
-    return 1;
+  std::string Emit = R.count("emit") ? R["emit"].as<std::string>() : "";
+  if (R.count("emit")) {
+    auto Kind = loopy::parseEmitKind(Emit);
+    if (!Kind) {
+      std::cerr << "loopyc: error: unknown --emit value '" << Emit
+                << "'; expected cuda, ir, opencl, ptx, variants or json\n";
+      return 1;
+    }
+    Opts.Emit = *Kind;
   }
   if (R.count("check")) {
     std::string C = R["check"].as<std::string>();
@@ -182,11 +290,41 @@ int run(int argc, char **argv) {
       return 1;
     }
   }
-  Opts.Sample = R["sample"].as<long>();
-  Opts.Seed = R["seed"].as<unsigned long>();
+  Opts.Tune = R.count("tune") > 0;
+  if (std::optional<std::string> E = idleOption(R, Opts)) {
+    std::cerr << "loopyc: error: " << *E << "\n";
+    return 1;
+  }
+  if (R.count("format")) {
+    std::string F = R["format"].as<std::string>();
+    if (F != "text" && F != "json") {
+      std::cerr << "loopyc: error: unknown --format value '" << F
+                << "'; expected text or json\n";
+      return 1;
+    }
+    Opts.FormatJson = F == "json";
+  }
+  if (R.count("output"))
+    Opts.Output = R["output"].as<std::string>();
+  if (R.count("variant"))
+    Opts.Variant = R["variant"].as<std::string>();
+  Opts.AllVariants = R["all-variants"].as<bool>();
+  Opts.IslMaxOperations = R["isl-max-operations"].as<unsigned long>();
+  if (R.count("arch"))
+    Opts.Arch = R["arch"].as<std::string>();
+  if (Opts.Arch.rfind("sm_", 0) != 0) {
+    std::cerr << "loopyc: error: --arch takes a GPU architecture such as "
+                 "sm_90, not '"
+              << Opts.Arch << "'\n";
+    return 1;
+  }
+  if (R.count("sample"))
+    Opts.Sample = R["sample"].as<long>();
+  Opts.EveryStrategy = R.count("every-strategy") > 0;
+  if (R.count("seed"))
+    Opts.Seed = R["seed"].as<unsigned long>();
   if (R.count("all-params"))
     Opts.AllParams = R["all-params"].as<long>();
-  Opts.Tune = R.count("tune") > 0;
   Opts.Exhaustive = R.count("exhaustive") > 0;
   Opts.Retune = R.count("retune") > 0;
   if (R.count("budget")) {
@@ -206,25 +344,6 @@ int run(int argc, char **argv) {
                    "the default database\n";
       return 1;
     }
-  }
-  for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
-    if (R.count(Opt) && !Opts.Tune) {
-      std::cerr << "loopyc: error: --" << Opt << " goes with --tune\n";
-      return 1;
-    }
-  if (Opts.Tune && (Opts.CheckNvrtc || Opts.CheckOpenCL)) {
-    std::cerr << "loopyc: error: --tune and --check exclude each other\n";
-    return 1;
-  }
-  if (Opts.Tune && R.count("emit") && Opts.Emit != loopy::EmitKind::CUDA) {
-    std::cerr << "loopyc: error: --tune prints the winner's CUDA source; "
-                 "--emit=" << Emit << " cannot go with it\n";
-    return 1;
-  }
-  if (Opts.Tune && (R.count("variant") || Opts.AllVariants)) {
-    std::cerr << "loopyc: error: --tune chooses the variant; --variant and "
-                 "--all-variants cannot go with it\n";
-    return 1;
   }
   if (R.count("plant")) {
     Opts.Plant = R["plant"].as<std::string>();

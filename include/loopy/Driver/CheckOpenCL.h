@@ -25,10 +25,12 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
                    std::ostream &OS, DiagnosticEngine &Diags);
 
 /// Positions of the variants a check runs: the one --variant names, all of
-/// them with --all-variants, else up to \p Opts.Sample of them: the first
-/// of every distinct reduction strategy and prefetch combination (in rank
-/// order), the best ranked, then variants spread evenly over the ranking.
-/// Sorted ascending.
+/// them with --all-variants, else \p Opts.Sample of them (all where there
+/// are no more): the best ranked of each distinct reduction strategy and
+/// prefetch combination (in rank order, the first variant among them) as
+/// long as there is room, then variants spread evenly over the ranking.
+/// With \p Opts.EveryStrategy the sample grows where needed to hold the
+/// best ranked of every strategy. Sorted ascending.
 std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &Vs,
                                    const CompileOptions &Opts);
 

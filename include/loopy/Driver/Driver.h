@@ -29,9 +29,14 @@ using Status = Expected<std::monostate>;
 /// A successful Status.
 inline Status success() { return std::monostate(); }
 
-enum class EmitKind { IR, CUDA, OpenCL, PTX, Variants, JSON };
+/// What loopyc produces. Best, the default (no --emit), is CUDA source: the
+/// tuned winner where a GPU is present and every index parameter has a
+/// value, else the planner's first-ranked variant, with a note saying
+/// which. CUDA is always the first-ranked variant (or the one --variant
+/// names), never tuned.
+enum class EmitKind { Best, IR, CUDA, OpenCL, PTX, Variants, JSON };
 
-/// Parses an --emit value; nullopt if unknown.
+/// Parses an --emit value; nullopt if unknown. Best has no spelling.
 std::optional<EmitKind> parseEmitKind(const std::string &S);
 
 struct CompileOptions {
@@ -44,7 +49,9 @@ struct CompileOptions {
   std::string InputName;
   /// Where the output goes; empty for standard output.
   std::string Output;
-  EmitKind Emit = EmitKind::IR;
+  EmitKind Emit = EmitKind::Best;
+  /// --format=json: --emit=variants as one JSON array.
+  bool FormatJson = false;
   std::map<std::string, long> Defines;
   std::string Variant;
   /// Emit (or check) every variant rather than one.
@@ -55,6 +62,10 @@ struct CompileOptions {
   /// --check=opencl: run sampled variants on PoCL against the interpreter.
   bool CheckOpenCL = false;
   long Sample = 200;
+  /// --every-strategy: the sample also holds the best ranked variant of
+  /// every reduction strategy and prefetch combination, past Sample where
+  /// there are more of them (selectVariants).
+  bool EveryStrategy = false;
   /// Values of index parameters for runs (--check=opencl) that stay kernel
   /// arguments in the generated code (-D values become constants).
   std::map<std::string, long> RunParams;

@@ -18,10 +18,10 @@
 
 namespace loopy {
 
-/// Writes the output for the kernels of \p C to \p OS. With --emit=json
-/// the output is one JSON document: an object for one variant of one
-/// kernel, an array of them where the file has several kernels or with
-/// --all-variants.
+/// Writes the output for the kernels of \p C to \p OS. --emit=json and
+/// --emit=variants --format=json print one JSON array, whatever the number
+/// of kernels and variants (empty where the file has no statement): one
+/// object per variant, each naming its kernel.
 Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
                       std::ostream &OS, DiagnosticEngine &Diags);
 
@@ -32,6 +32,15 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
 Status tuneKernels(CheckedSource &C, const CompileOptions &Opts,
                    std::ostream &Out, std::ostream &Err,
                    DiagnosticEngine &Diags);
+
+/// The default output (no --emit, --tune or --check): where a GPU is
+/// present and every index parameter of every kernel has a value (-D), as
+/// --tune (tuned once, then read from the tuning database); else the CUDA
+/// of the planner's first-ranked variant of each kernel. Either way one
+/// note on \p Diags says which and why.
+Status emitBest(CheckedSource &C, const CompileOptions &Opts,
+                std::ostream &Out, std::ostream &Err,
+                DiagnosticEngine &Diags);
 
 } // namespace loopy
 
