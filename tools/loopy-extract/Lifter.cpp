@@ -72,6 +72,7 @@ LiftedKernel Lifter::lift() {
   }
   K.Name = reservedNames().count(Name) ? Name + "_" : Name;
   K.Loc = Req.PragmaLoc;
+  K.HostNote = Req.HostNote;
   if (Req.WholeFunction)
     collectLoops(Req.Root);
   else
