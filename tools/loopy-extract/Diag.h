@@ -80,6 +80,12 @@ inline constexpr char LoopIndexLive[] =
     "value; declare the index in the loop, such as 'for (int %0 = 0; ...)', "
     "or read another variable here";
 inline constexpr char LoopIndexSetHere[] = "the loop sets '%0' here";
+inline constexpr char LoopIndexReadElsewhere[] =
+    "'%0' is read here, in the kernel but outside the loop on line %1 that "
+    "sets it: a lifted index has a value only inside its loop; give the "
+    "value read here a variable of its own";
+inline constexpr char IndexSetOutsideLoop[] =
+    "'%0' is set here, outside the loops over it";
 inline constexpr char UsedAfterLoop[] =
     "its value is read here, after the loop, where only the last "
     "iteration's would remain";

@@ -105,7 +105,8 @@ bool Lifter::assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V) {
 
 const clang::DeclRefExpr *Lifter::readOutside(const clang::VarDecl *V,
                                               const clang::Stmt *Except,
-                                              bool SkipIndexLoops) {
+                                              bool SkipIndexLoops,
+                                              const clang::Stmt *Within) {
   const clang::DeclRefExpr *Found = nullptr;
   std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
     if (!S || Found || S == Except)
@@ -125,8 +126,70 @@ const clang::DeclRefExpr *Lifter::readOutside(const clang::VarDecl *V,
     for (const clang::Stmt *Child : S->children())
       Walk(Child);
   };
-  Walk(Req.Function->getBody());
+  Walk(Within ? Within : Req.Function->getBody());
   return Found;
+}
+
+const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
+                                           const clang::Stmt *S) {
+  if (!Cfg) {
+    clang::CFG::BuildOptions Options;
+    Options.setAllAlwaysAdd();
+    Cfg = clang::CFG::buildCFG(Req.Function, Req.Function->getBody(), &Ctx,
+                               Options);
+    assert(Cfg && "no control flow graph for a function Clang accepted");
+  }
+  // Names of V that plain assignments store to, which do not read it.
+  std::set<const clang::Stmt *> Stores;
+  std::function<void(const clang::Stmt *)> FindStores = [&](const clang::Stmt *X) {
+    if (!X)
+      return;
+    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
+        B && B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V)
+      Stores.insert(B->getLHS()->IgnoreParens());
+    for (const clang::Stmt *Child : X->children())
+      FindStores(Child);
+  };
+  FindStores(Req.Function->getBody());
+
+  std::vector<std::pair<const clang::CFGBlock *, unsigned>> Work;
+  for (const clang::CFGBlock *B : *Cfg) {
+    if (llvm::isa<clang::ForStmt>(S) && B->getTerminatorStmt() == S) {
+      // The loop's condition block: its second successor is the exit.
+      if (B->succ_size() == 2 && B->succ_begin()[1].getReachableBlock())
+        Work.push_back({B->succ_begin()[1].getReachableBlock(), 0});
+      continue;
+    }
+    for (unsigned I = 0; I < B->size(); ++I)
+      if (auto E = (*B)[I].getAs<clang::CFGStmt>();
+          E && E->getStmt() == S)
+        Work.push_back({B, I + 1});
+  }
+  std::set<const clang::CFGBlock *> Seen;
+  while (!Work.empty()) {
+    auto [B, First] = Work.back();
+    Work.pop_back();
+    bool Killed = false;
+    for (unsigned I = First; I < B->size() && !Killed; ++I) {
+      auto E = (*B)[I].getAs<clang::CFGStmt>();
+      if (!E)
+        continue;
+      const clang::Stmt *X = E->getStmt();
+      if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(X);
+          D && D->getDecl() == V && !Stores.count(D))
+        return D;
+      if (const auto *A = llvm::dyn_cast<clang::BinaryOperator>(X);
+          A && A->getOpcode() == clang::BO_Assign && declaredVar(A->getLHS()) == V)
+        Killed = true;
+    }
+    if (Killed)
+      continue;
+    for (const clang::CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const clang::CFGBlock *Next = Succ.getReachableBlock();
+          Next && Seen.insert(Next).second)
+        Work.push_back({Next, 0});
+  }
+  return nullptr;
 }
 
 void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
@@ -136,13 +199,35 @@ void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
     R.note(V->getLocation(), msg::DeclaredHere) << V->getName();
     throw LiftFailed();
   }
-  // Other loops over V set it before they read it; anything else may read
-  // the value this loop leaves in it, which the lifted loop does not.
-  if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true)) {
+  // The lifted loop leaves no value in V: nothing may read the value that
+  // the loop leaves (other loops over V set it before they read it).
+  if (const clang::DeclRefExpr *Use = liveRead(V, F)) {
     R.error(Use->getSourceRange(), msg::LoopIndexLive)
         << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
     R.note(F->getInit()->getSourceRange(), msg::LoopIndexSetHere)
         << V->getName();
+    throw LiftFailed();
+  }
+  // In the kernel, V has a value only inside the loops over it.
+  if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true, Req.Root)) {
+    R.error(Use->getSourceRange(), msg::LoopIndexReadElsewhere)
+        << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
+    // The store that the kernel would have to keep, if there is one.
+    const clang::Expr *Store = nullptr;
+    std::function<void(const clang::Stmt *)> Find = [&](const clang::Stmt *S) {
+      if (!S || Store)
+        return;
+      if (const auto *L = llvm::dyn_cast<clang::ForStmt>(S); L && assignsIndex(L, V))
+        return;
+      if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+          B && B->isAssignmentOp() && declaredVar(B->getLHS()) == V)
+        Store = B;
+      for (const clang::Stmt *Child : S->children())
+        Find(Child);
+    };
+    Find(Req.Root);
+    if (Store)
+      R.note(Store->getSourceRange(), msg::IndexSetOutsideLoop) << V->getName();
     throw LiftFailed();
   }
 }

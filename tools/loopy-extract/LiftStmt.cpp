@@ -114,9 +114,9 @@ void Lifter::exprStmt(const clang::Expr *E) {
     E = Cleanups->getSubExpr()->IgnoreParens();
   if (const auto *B = llvm::dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp()) {
     // An index declared before its loop may be set outside the loops over
-    // it (checkIndexDead made sure that nothing reads that value): the
-    // store is dead; a value with side effects is still lifted, to report
-    // them.
+    // it (checkIndexDead made sure that nothing in the kernel reads that
+    // value): the store is dead unless code after the kernel reads it; a
+    // value with side effects is still lifted, to report them.
     if (const auto *D = llvm::dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
         D && B->getOpcode() == BO_Assign)
       if (std::optional<unsigned> L =
@@ -126,6 +126,13 @@ void Lifter::exprStmt(const clang::Expr *E) {
                                         LoopStmts[*L]->getBeginLoc()) ||
            SM.isBeforeInTranslationUnit(LoopStmts[*L]->getEndLoc(),
                                         E->getBeginLoc()))) {
+        if (const clang::DeclRefExpr *Use = liveRead(
+                llvm::cast<VarDecl>(D->getDecl()), B)) {
+          R.error(B->getLHS()->getSourceRange(), msg::ScalarLive)
+              << text(B->getLHS()) << SM.getExpansionLineNumber(Use->getBeginLoc());
+          R.note(Use->getSourceRange(), msg::ReadHere) << D->getDecl()->getName();
+          throw LiftFailed();
+        }
         if (B->getRHS()->HasSideEffects(Ctx))
           value(B->getRHS());
         return;
@@ -241,7 +248,7 @@ StoreTarget Lifter::storeTarget(const clang::Expr *LHS) {
       throw LiftFailed();
     }
     if (V && !isLocal(V) && V->hasLocalStorage() && !Req.WholeFunction)
-      if (const clang::DeclRefExpr *Use = readOutside(V, Req.Root, false)) {
+      if (const clang::DeclRefExpr *Use = liveRead(V, Req.Root)) {
         R.error(E->getSourceRange(), msg::ScalarLive)
             << T.Text << SM.getExpansionLineNumber(Use->getBeginLoc());
         R.note(Use->getSourceRange(), msg::ReadHere) << V->getName();
@@ -523,7 +530,7 @@ void Lifter::findPrivateScalars() {
     if (isLocal(V) || !V->hasLocalStorage() || T->isPointerType() ||
         T->isArrayType() || !dtypeOf(T) || *dtypeOf(T) == DType::Bool ||
         SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(), V->getLocation()) ||
-        readOutside(V, Req.Root, false))
+        liveRead(V, Req.Root))
       continue;
     Locals.insert(V);
     Frames.front().Scalars[V] = Slot();
