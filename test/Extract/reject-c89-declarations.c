@@ -117,3 +117,19 @@ void index_stored_in_nest(int n, double *restrict y, int *last)
 }
 // CHECK: reject-c89-declarations.c:[[@LINE-4]]:5: error: assignment to 'j', declared outside the kernel, cannot be lifted: it is read outside the loop nest, on line [[@LINE-2]], but a kernel writes only arrays; store the value through a pointer argument
 // CHECK: reject-c89-declarations.c:[[@LINE-3]]:11: note: 'j' is read here
+
+// A temporary read before the iteration sets it carries a value from one
+// iteration to the next: that dependence is the error.
+#pragma loopy kernel
+void scalar_carried(int n, double *restrict y, const double *x)
+{
+  int i;
+  double t;
+  t = 0;
+  for (i = 0; i < n; i++) {
+    y[i] = t;
+    t = x[i];
+  }
+}
+// CHECK: reject-c89-declarations.c:[[@LINE-4]]:5: error: this reads 't' before the iteration of the loop over 'i' sets it, so it reads the value that the previous iteration left: the iterations depend on each other; set 't' before reading it in every iteration
+// CHECK: reject-c89-declarations.c:[[@LINE-4]]:5: note: 't' is set here, later in the iteration

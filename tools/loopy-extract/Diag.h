@@ -177,6 +177,12 @@ inline constexpr char NotAReduction[] =
 inline constexpr char UsesAccumulator[] =
     "this uses '%0' inside the loop over '%1', which accumulates into it; "
     "only its final value, after the loop, can be used";
+inline constexpr char UsesPreviousIteration[] =
+    "this reads '%0' before the iteration of the loop over '%1' sets it, so "
+    "it reads the value that the previous iteration left: the iterations "
+    "depend on each other; set '%0' before reading it in every iteration";
+inline constexpr char SetLaterHere[] =
+    "'%0' is set here, later in the iteration";
 inline constexpr char MayAlias[] =
     "'%0' may alias '%1': the loop nest writes '%0' and %select{reads|"
     "writes}2 '%1' through pointers that may overlap; declare one of them "

@@ -417,6 +417,14 @@ void Lifter::leaveLoop(Frame Body) {
   auto CheckUses = [&](const LExprPtr &V, clang::SourceRange At,
                        const LocKey *Except) {
     if (const Change *C = ChangedAt(V, Except)) {
+      // A location that the iteration overwrites, rather than updates, is
+      // read here before it is set: a value carried between iterations.
+      if (!containsOld(C->S.Value,
+                       [&](const LocKey &L) { return L == C->Loc; })) {
+        R.error(At, msg::UsesPreviousIteration) << C->S.What << IdxName;
+        R.note(C->S.Range, msg::SetLaterHere) << C->S.What;
+        throw LiftFailed();
+      }
       R.error(At, msg::UsesAccumulator) << C->S.What << IdxName;
       throw LiftFailed();
     }
