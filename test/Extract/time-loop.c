@@ -73,7 +73,7 @@ void fdtd_like(int tmax, int nx, int ny, double ex[restrict nx][ny],
 // CHECK-NEXT: # part 1 of 4 of the body of the loop over 't' on line 58: the host runs the parts in this order
 // CHECK-NEXT: kernel fdtd_like_0(tmax, nx, ny, t: index; ey: out f64[nx, ny],
 // CHECK-NEXT:                    fict: in f64[tmax]) {
-// CHECK-NEXT:   assume nx >= 1 and 0 <= t and t < tmax;
+// CHECK-NEXT:   assume nx >= 1 and 0 <= t < tmax;
 // CHECK-NEXT:   domain { [j] : 0 <= j < ny }
 // CHECK-NEXT:   ey[0, j] = fict[t];
 // CHECK:      # part 2 of 4
