@@ -141,8 +141,10 @@ const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
     Options.setAllAlwaysAdd();
     Cfg = clang::CFG::buildCFG(Req.Function, Req.Function->getBody(), &Ctx,
                                Options);
-    assert(Cfg && "no control flow graph for a function Clang accepted");
   }
+  // Without a graph, any read outside the loops that set V may be one.
+  if (!Cfg)
+    return readOutside(V, S, true);
   // Names of V that plain assignments store to, which do not read it.
   std::set<const clang::Stmt *> Stores;
   std::function<void(const clang::Stmt *)> FindStores = [&](const clang::Stmt *X) {
