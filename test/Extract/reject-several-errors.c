@@ -27,4 +27,18 @@ void kernel_several(int n, double A[n][n], const double *x,
 // CHECK: reject-several-errors.c:17:9: error: data-dependent control flow cannot be lifted: the condition reads 'x[i]'
 // CHECK: reject-several-errors.c:20:7: error: 'z[i]' is assigned in every iteration of the loop over 'j' but not accumulated
 // CHECK: reject-several-errors.c:22:12: error: 'u[i + 1]' reads 'u' at another element than 'u[i]'
-// CHECK: 4 errors generated.
+
+// An index whose value after the loop is read by the code after the nest
+// is reported, and the nest is still lifted and checked.
+void index_live_and_more(int n, const double *x, double *restrict y,
+                         int *last)
+{
+  int i;
+#pragma loopy kernel(index_live_and_more)
+  for (i = 0; i < n; i++)
+    y[i] = weight(x[i]);
+  *last = i;
+}
+// CHECK: reject-several-errors.c:[[@LINE-2]]:11: error: 'i' is read here, outside the loops over it
+// CHECK: reject-several-errors.c:[[@LINE-4]]:12: error: call to 'weight' cannot be lifted
+// CHECK: 6 errors generated.

@@ -199,11 +199,14 @@ const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
 }
 
 void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
+  // These errors leave the loop as it is: the rest of the nest is still
+  // lifted, to report its errors too.
   if (!V->hasLocalStorage()) {
     R.error(F->getInit()->getSourceRange(), msg::LoopIndexNotLocal)
         << V->getName();
     R.note(V->getLocation(), msg::DeclaredHere) << V->getName();
-    throw LiftFailed();
+    Failed = true;
+    return;
   }
   // The lifted loop leaves no value in V: nothing may read the value that
   // the loop leaves (other loops over V set it before they read it).
@@ -212,7 +215,12 @@ void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
         << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
     R.note(F->getInit()->getSourceRange(), msg::LoopIndexSetHere)
         << V->getName();
-    throw LiftFailed();
+    // A read in the kernel would be lifted as the index.
+    if (SM.isPointWithin(Use->getBeginLoc(), Req.Root->getBeginLoc(),
+                         Req.Root->getEndLoc()))
+      throw LiftFailed();
+    Failed = true;
+    return;
   }
   // In the kernel, V has a value only inside the loops over it.
   if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true, Req.Root)) {
