@@ -41,4 +41,19 @@ void index_live_and_more(int n, const double *x, double *restrict y,
 }
 // CHECK: reject-several-errors.c:[[@LINE-2]]:11: error: 'i' is read here, outside the loops over it
 // CHECK: reject-several-errors.c:[[@LINE-4]]:12: error: call to 'weight' cannot be lifted
-// CHECK: 6 errors generated.
+
+// A loop header that cannot be lifted leaves its loop without bounds; the
+// statements and the headers of the loops inside are still checked.
+#pragma loopy kernel
+void bad_headers(int n, double A[n][n], double *restrict y, double *restrict z)
+{
+  for (int i = 0; i * i < n; i++) {
+    y[i] = weight(A[i][0]);
+    for (int j = 0; j < n; j *= 2)
+      z[i] += A[i][j];
+  }
+}
+// CHECK: reject-several-errors.c:[[@LINE-6]]:19: error: loop bound 'i * i' is not affine
+// CHECK: reject-several-errors.c:[[@LINE-6]]:12: error: call to 'weight' cannot be lifted
+// CHECK: reject-several-errors.c:[[@LINE-6]]:28: error: loop increment 'j *= 2' cannot be lifted
+// CHECK: 9 errors generated.

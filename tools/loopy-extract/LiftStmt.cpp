@@ -339,8 +339,15 @@ void Lifter::store(const StoreTarget &T, LExprPtr V, clang::SourceRange Range) {
 void Lifter::forLoop(const clang::ForStmt *F) {
   unsigned D = depth();
   assert(D < LoopStmts.size() && LoopStmts[D] == F && "loop outside the nest");
-  // Read here, where the locals its bounds may use have their values.
-  readLoopHeader(D);
+  // Read here, where the locals its bounds may use have their values. A
+  // header that fails leaves the loop without bounds; its body is still
+  // lifted, to report its errors too.
+  try {
+    readLoopHeader(D);
+  } catch (LiftFailed &) {
+    Failed = true;
+    HeaderFailed = true;
+  }
   Frame Body;
   Body.Loop = D;
   for (const auto &[V, S] : Frames.back().Scalars) {

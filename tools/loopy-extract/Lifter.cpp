@@ -115,7 +115,8 @@ LiftedKernel Lifter::lift() {
     applyPragmas();
   if (!Failed && !Req.WholeFunction)
     assumeEnclosingLoops();
-  checkElementConflicts();
+  if (!HeaderFailed)
+    checkElementConflicts();
   if (Failed)
     throw LiftFailed();
   checkAliasing();

@@ -241,6 +241,9 @@ private:
   /// A statement of the nest failed (and was reported); the others are
   /// still lifted to report their errors too.
   bool Failed = false;
+  /// A loop header failed: the domain lacks its bounds, so the checks on
+  /// the domain are left out.
+  bool HeaderFailed = false;
 };
 
 } // namespace loopy::extract
