@@ -147,15 +147,17 @@ const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
     return readOutside(V, S, true);
   // Names of V that plain assignments store to, which do not read it.
   std::set<const clang::Stmt *> Stores;
-  std::function<void(const clang::Stmt *)> FindStores = [&](const clang::Stmt *X) {
-    if (!X)
-      return;
-    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
-        B && B->getOpcode() == clang::BO_Assign && declaredVar(B->getLHS()) == V)
-      Stores.insert(B->getLHS()->IgnoreParens());
-    for (const clang::Stmt *Child : X->children())
-      FindStores(Child);
-  };
+  std::function<void(const clang::Stmt *)> FindStores =
+      [&](const clang::Stmt *X) {
+        if (!X)
+          return;
+        if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
+            B && B->getOpcode() == clang::BO_Assign &&
+            declaredVar(B->getLHS()) == V)
+          Stores.insert(B->getLHS()->IgnoreParens());
+        for (const clang::Stmt *Child : X->children())
+          FindStores(Child);
+      };
   FindStores(Req.Function->getBody());
 
   std::vector<std::pair<const clang::CFGBlock *, unsigned>> Work;
@@ -167,8 +169,7 @@ const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
       continue;
     }
     for (unsigned I = 0; I < B->size(); ++I)
-      if (auto E = (*B)[I].getAs<clang::CFGStmt>();
-          E && E->getStmt() == S)
+      if (auto E = (*B)[I].getAs<clang::CFGStmt>(); E && E->getStmt() == S)
         Work.push_back({B, I + 1});
   }
   std::set<const clang::CFGBlock *> Seen;
@@ -185,7 +186,8 @@ const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
           D && D->getDecl() == V && !Stores.count(D))
         return D;
       if (const auto *A = llvm::dyn_cast<clang::BinaryOperator>(X);
-          A && A->getOpcode() == clang::BO_Assign && declaredVar(A->getLHS()) == V)
+          A && A->getOpcode() == clang::BO_Assign &&
+          declaredVar(A->getLHS()) == V)
         Killed = true;
     }
     if (Killed)
@@ -231,7 +233,8 @@ void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
     std::function<void(const clang::Stmt *)> Find = [&](const clang::Stmt *S) {
       if (!S || Store)
         return;
-      if (const auto *L = llvm::dyn_cast<clang::ForStmt>(S); L && assignsIndex(L, V))
+      if (const auto *L = llvm::dyn_cast<clang::ForStmt>(S);
+          L && assignsIndex(L, V))
         return;
       if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
           B && B->isAssignmentOp() && declaredVar(B->getLHS()) == V)
@@ -498,11 +501,12 @@ void Lifter::assumeEnclosingLoops() {
     if (!L || !R)
       return std::nullopt;
     if (B->getOpcode() == clang::BO_Add || B->getOpcode() == clang::BO_Sub)
-      return "(" + *L + (B->getOpcode() == clang::BO_Add ? " + " : " - ") +
-             *R + ")";
+      return "(" + *L + (B->getOpcode() == clang::BO_Add ? " + " : " - ") + *R +
+             ")";
     // A product with a constant factor.
     if (B->getOpcode() == clang::BO_Mul &&
-        (B->getLHS()->EvaluateAsInt(Res, Ctx) || B->getRHS()->EvaluateAsInt(Res, Ctx)))
+        (B->getLHS()->EvaluateAsInt(Res, Ctx) ||
+         B->getRHS()->EvaluateAsInt(Res, Ctx)))
       return "(" + *L + ")*(" + *R + ")";
     return std::nullopt;
   };
@@ -526,7 +530,8 @@ void Lifter::assumeEnclosingLoops() {
     if (!V)
       continue;
     Host.insert(Host.begin(), V->getName().str());
-    if (!Start || !F->getInc() || !F->getCond() || !V->getType()->isIntegerType())
+    if (!Start || !F->getInc() || !F->getCond() ||
+        !V->getType()->isIntegerType())
       continue;
     // Only the direction matters here: the index runs from its start
     // towards the bounds of the condition.
@@ -535,7 +540,8 @@ void Lifter::assumeEnclosingLoops() {
     if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc);
         U && U->isIncrementDecrementOp() && declaredVar(U->getSubExpr()) == V) {
       Dir = U->isIncrementOp() ? 1 : -1;
-    } else if (const auto *C = llvm::dyn_cast<clang::CompoundAssignOperator>(Inc);
+    } else if (const auto *C =
+                   llvm::dyn_cast<clang::CompoundAssignOperator>(Inc);
                C && declaredVar(C->getLHS()) == V) {
       Dir = C->getOpcode() == clang::BO_AddAssign   ? 1
             : C->getOpcode() == clang::BO_SubAssign ? -1
@@ -543,8 +549,8 @@ void Lifter::assumeEnclosingLoops() {
     } else if (const auto *A = llvm::dyn_cast<clang::BinaryOperator>(Inc);
                A && A->getOpcode() == clang::BO_Assign &&
                declaredVar(A->getLHS()) == V) {
-      const auto *Sum =
-          llvm::dyn_cast<clang::BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+      const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(
+          A->getRHS()->IgnoreParenImpCasts());
       if (Sum && declaredVar(Sum->getLHS()) == V)
         Dir = Sum->getOpcode() == clang::BO_Add   ? 1
               : Sum->getOpcode() == clang::BO_Sub ? -1
@@ -560,7 +566,8 @@ void Lifter::assumeEnclosingLoops() {
     if (std::optional<std::string> S = Text(Start))
       Own.push_back(Dir > 0 ? *S + " <= " + Name : Name + " <= " + *S);
     std::function<void(const clang::Expr *)> Split = [&](const clang::Expr *E) {
-      const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
+      const auto *B =
+          llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
       if (!B)
         return;
       if (B->getOpcode() == clang::BO_LAnd) {
@@ -595,7 +602,8 @@ void Lifter::assumeEnclosingLoops() {
   for (const std::string &H : Hidden)
     Tuple += (Tuple.empty() ? "" : ", ") + H;
   IslContext Isl;
-  isl::set Range(Isl.get(), K.islParams() + "{ [" + Tuple + "] : " + All + " }");
+  isl::set Range(Isl.get(),
+                 K.islParams() + "{ [" + Tuple + "] : " + All + " }");
   isl::set Params = Range.params().coalesce();
   if (Params.is_equal(isl::set::universe(Params.get_space())))
     return;
@@ -606,8 +614,10 @@ void Lifter::assumeEnclosingLoops() {
   // What isl cannot write as plain affine constraints (a stride, a
   // union) is left out: the assumption may only be weaker than the truth.
   if (Colon == std::string::npos || Close == std::string::npos ||
-      T.find("exists") != std::string::npos || T.find(';') != std::string::npos ||
-      T.find("mod") != std::string::npos || T.find("floor") != std::string::npos)
+      T.find("exists ") != std::string::npos ||
+      T.find(';') != std::string::npos ||
+      T.find(" mod ") != std::string::npos ||
+      T.find("floor(") != std::string::npos)
     return;
   T = T.substr(Colon + 1, Close - Colon - 1);
   T.erase(0, T.find_first_not_of(' '));

@@ -126,11 +126,13 @@ void Lifter::exprStmt(const clang::Expr *E) {
                                         LoopStmts[*L]->getBeginLoc()) ||
            SM.isBeforeInTranslationUnit(LoopStmts[*L]->getEndLoc(),
                                         E->getBeginLoc()))) {
-        if (const clang::DeclRefExpr *Use = liveRead(
-                llvm::cast<VarDecl>(D->getDecl()), B)) {
+        if (const clang::DeclRefExpr *Use =
+                liveRead(llvm::cast<VarDecl>(D->getDecl()), B)) {
           R.error(B->getLHS()->getSourceRange(), msg::ScalarLive)
-              << text(B->getLHS()) << SM.getExpansionLineNumber(Use->getBeginLoc());
-          R.note(Use->getSourceRange(), msg::ReadHere) << D->getDecl()->getName();
+              << text(B->getLHS())
+              << SM.getExpansionLineNumber(Use->getBeginLoc());
+          R.note(Use->getSourceRange(), msg::ReadHere)
+              << D->getDecl()->getName();
           throw LiftFailed();
         }
         if (B->getRHS()->HasSideEffects(Ctx))
@@ -544,7 +546,8 @@ void Lifter::findPrivateScalars() {
     clang::QualType T = V->getType();
     if (isLocal(V) || !V->hasLocalStorage() || T->isPointerType() ||
         T->isArrayType() || !dtypeOf(T) || *dtypeOf(T) == DType::Bool ||
-        SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(), V->getLocation()) ||
+        SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(),
+                                     V->getLocation()) ||
         liveRead(V, Req.Root))
       continue;
     Locals.insert(V);

@@ -67,16 +67,17 @@ const Node *nodeAfter(const std::vector<Node> &Nodes, unsigned Offset) {
   return It == Nodes.end() ? nullptr : &*It;
 }
 
-
 /// The index that the loop \p F sets in its header, if any.
 const clang::VarDecl *loopIndex(const clang::ForStmt *F) {
   if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit()))
-    return DS->isSingleDecl() ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
-                              : nullptr;
-  if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+    return DS->isSingleDecl()
+               ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
+               : nullptr;
+  if (const auto *B =
+          llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
       B && B->getOpcode() == clang::BO_Assign)
-    if (const auto *D =
-            llvm::dyn_cast<clang::DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+    if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(
+            B->getLHS()->IgnoreParenImpCasts()))
       return llvm::dyn_cast<clang::VarDecl>(D->getDecl());
   return nullptr;
 }
@@ -85,7 +86,8 @@ const clang::VarDecl *loopIndex(const clang::ForStmt *F) {
 bool mentions(const clang::Stmt *S, const clang::VarDecl *V) {
   if (!S)
     return false;
-  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S); D && D->getDecl() == V)
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S);
+      D && D->getDecl() == V)
     return true;
   for (const clang::Stmt *Child : S->children())
     if (mentions(Child, V))
@@ -99,7 +101,8 @@ bool steersNest(const clang::Stmt *S, const clang::VarDecl *V) {
   if (!S)
     return false;
   const clang::Expr *Target = nullptr;
-  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S); B && B->isAssignmentOp())
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+      B && B->isAssignmentOp())
     Target = B->getLHS();
   else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
            U && U->isIncrementDecrementOp())
@@ -166,7 +169,8 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
   const clang::ForStmt *Time = nullptr;
   if (K.WholeFunction) {
     // Declarations, then the loop.
-    for (const clang::Stmt *S : llvm::cast<clang::CompoundStmt>(K.Root)->body()) {
+    for (const clang::Stmt *S :
+         llvm::cast<clang::CompoundStmt>(K.Root)->body()) {
       if (llvm::isa<clang::DeclStmt, clang::NullStmt>(S) && !Time)
         continue;
       const auto *F = llvm::dyn_cast<clang::ForStmt>(S);
@@ -195,11 +199,12 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
     Part.NestLoc = Nests[I]->getForLoc();
     if (Nests.size() > 1) {
       Part.Name = Base + "_" + std::to_string(I);
-      Part.HostNote = "part " + std::to_string(I + 1) + " of " +
-                      std::to_string(Nests.size()) + " of the body of the loop over '" +
-                      T->getName().str() + "' on line " +
-                      std::to_string(SM.getExpansionLineNumber(Time->getForLoc())) +
-                      ": the host runs the parts in this order";
+      Part.HostNote =
+          "part " + std::to_string(I + 1) + " of " +
+          std::to_string(Nests.size()) + " of the body of the loop over '" +
+          T->getName().str() + "' on line " +
+          std::to_string(SM.getExpansionLineNumber(Time->getForLoc())) +
+          ": the host runs the parts in this order";
     } else {
       Part.Name = Base;
     }
@@ -207,14 +212,16 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
     Part.Shapes.clear();
     for (const LoopyPragma *P : K.Shapes) {
       bool Named = P->K != LoopyPragma::Kind::Shape;
-      std::function<void(const clang::Stmt *)> Find = [&](const clang::Stmt *S) {
-        if (!S || Named)
-          return;
-        if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
-          Named = D->getDecl()->getName() == P->Array.Text;
-        for (const clang::Stmt *Child : S->children())
-          Find(Child);
-      };
+      std::function<void(const clang::Stmt *)> Find =
+          [&](const clang::Stmt *S) {
+            if (!S || Named)
+              return;
+            if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
+              Named = D->getDecl()->getIdentifier() &&
+                      D->getDecl()->getName() == P->Array.Text;
+            for (const clang::Stmt *Child : S->children())
+              Find(Child);
+          };
       Find(Nests[I]);
       if (Named)
         Part.Shapes.push_back(P);
