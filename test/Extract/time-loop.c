@@ -98,4 +98,26 @@ void column_sums(int m, int n, double A[m][n], double y[restrict n])
 // CHECK-NEXT:   domain { [k, i] : 0 <= k < m and 0 <= i < n }
 // CHECK-NEXT:   y[i] = y[i] + sum(k, A[k, i]);
 
+// A time loop right inside a time loop stays on the host too; the comment
+// names the loop whose body holds the parts.
+#pragma loopy kernel
+void two_time_loops(int ts, int ss, int n, double A[restrict n],
+                    double B[restrict n])
+{
+  int t, s, i;
+  for (t = 0; t < ts; t++)
+    for (s = 0; s < ss; s++) {
+      for (i = 0; i < n; i++)
+        B[i] = 2.0 * A[i];
+      for (i = 0; i < n; i++)
+        A[i] = B[i];
+    }
+}
+// CHECK:      # lifted by loopy-extract from {{.*}}time-loop.c:[[@LINE-6]]
+// CHECK-NEXT: # inside the loops over 't', 's', which stay on the host: it runs once per iteration of them
+// CHECK-NEXT: # part 1 of 2 of the body of the loop over 's' on line [[@LINE-9]]: the host runs the parts in this order
+// CHECK-NEXT: kernel two_time_loops_0(n: index; A: in f64[n], B: out f64[n]) {
+// CHECK:      # part 2 of 2 of the body of the loop over 's' on line [[@LINE-11]]: the host runs the parts in this order
+// CHECK-NEXT: kernel two_time_loops_1(n: index; A: out f64[n], B: in f64[n]) {
+
 // OCL: passed, 0 failed

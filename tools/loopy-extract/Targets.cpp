@@ -150,13 +150,18 @@ std::vector<const clang::ForStmt *> timeLoopBody(const clang::ForStmt *F) {
   return Loops;
 }
 
+/// A nest in the body of a time loop.
+struct TimeNest {
+  const clang::ForStmt *Nest;
+  const clang::ForStmt *Time;
+};
+
 /// The nests of the time loops at the top of \p F, in order; empty if \p F
 /// is no time loop.
-void timeLoopNests(const clang::ForStmt *F,
-                   std::vector<const clang::ForStmt *> &Out) {
+void timeLoopNests(const clang::ForStmt *F, std::vector<TimeNest> &Out) {
   for (const clang::ForStmt *L : timeLoopBody(F)) {
     if (timeLoopBody(L).empty())
-      Out.push_back(L);
+      Out.push_back({L, F});
     else
       timeLoopNests(L, Out);
   }
@@ -183,7 +188,7 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
   } else {
     Time = llvm::cast<clang::ForStmt>(K.Root);
   }
-  std::vector<const clang::ForStmt *> Nests;
+  std::vector<TimeNest> Nests;
   if (Time)
     timeLoopNests(Time, Nests);
   if (Nests.empty()) {
@@ -191,20 +196,28 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
     return;
   }
   std::string Base = K.Name.empty() ? K.Function->getNameAsString() : K.Name;
-  const clang::VarDecl *T = loopIndex(Time);
   for (unsigned I = 0; I < Nests.size(); ++I) {
     KernelRequest Part = K;
-    Part.Root = Nests[I];
+    Part.Root = Nests[I].Nest;
     Part.WholeFunction = false;
-    Part.NestLoc = Nests[I]->getForLoc();
+    Part.NestLoc = Nests[I].Nest->getForLoc();
     if (Nests.size() > 1) {
       Part.Name = Base + "_" + std::to_string(I);
-      Part.HostNote =
-          "part " + std::to_string(I + 1) + " of " +
-          std::to_string(Nests.size()) + " of the body of the loop over '" +
-          T->getName().str() + "' on line " +
-          std::to_string(SM.getExpansionLineNumber(Time->getForLoc())) +
-          ": the host runs the parts in this order";
+      // Its place among the nests of the time loop right around it.
+      const clang::ForStmt *Around = Nests[I].Time;
+      unsigned Place = 0, Count = 0;
+      for (unsigned J = 0; J < Nests.size(); ++J)
+        if (Nests[J].Time == Around) {
+          Place += J < I;
+          ++Count;
+        }
+      if (Count > 1)
+        Part.HostNote =
+            "part " + std::to_string(Place + 1) + " of " +
+            std::to_string(Count) + " of the body of the loop over '" +
+            loopIndex(Around)->getName().str() + "' on line " +
+            std::to_string(SM.getExpansionLineNumber(Around->getForLoc())) +
+            ": the host runs the parts in this order";
     } else {
       Part.Name = Base;
     }
@@ -222,7 +235,7 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
             for (const clang::Stmt *Child : S->children())
               Find(Child);
           };
-      Find(Nests[I]);
+      Find(Nests[I].Nest);
       if (Named)
         Part.Shapes.push_back(P);
     }
