@@ -83,3 +83,33 @@ void dead_index_stores(int n, double *restrict y)
 // CHECK-LABEL: kernel dead_index_stores(n: index; y: out f64[n]) {
 // CHECK-NEXT:   domain { [i] : 0 <= i < n }
 // CHECK-NEXT:   y[i] = 2 * f64(i);
+
+// After the loop, the function sets the index again before it reads it:
+// the value the loop leaves is dead.
+void index_set_again(int n, double *restrict y, int *last)
+{
+  int i;
+#pragma loopy kernel(index_set_again)
+  for (i = 0; i < n; i++)
+    y[i] = 1.0;
+  i = 7;
+  *last = i;
+}
+// CHECK-LABEL: kernel index_set_again(n: index; y: out f64[n]) {
+// CHECK-NEXT:   domain { [i] : 0 <= i < n }
+
+// A temporary read before the nest only: private to the iterations.
+void temp_read_before(int n, double *restrict y, const double *x, double *out)
+{
+  int i;
+  double t;
+  t = 2.0;
+  *out = t;
+#pragma loopy kernel(temp_read_before)
+  for (i = 0; i < n; i++) {
+    t = x[i] * x[i];
+    y[i] = t + 1;
+  }
+}
+// CHECK-LABEL: kernel temp_read_before(n: index; y: out f64[n], x: in f64[n]) {
+// CHECK:   y[i] = x[i] * x[i] + 1;

@@ -165,6 +165,6 @@ void kernel_doitgen_like(int nr, int nq, int np, double A[restrict nr][nq][np],
 // CHECK:       # inside the loops over 'r', 'q', which stay on the host: it runs once per iteration of them
 // CHECK-NEXT:  kernel doitgen_sum(nr, nq, np, r, q: index; A: in f64[nr, nq, np],
 // CHECK-NEXT:                     C4: in f64[np, np], sum_: out f64[np]) {
-// CHECK-NEXT:    assume 0 <= r and r < nr and 0 <= q and q < nq;
+// CHECK-NEXT:    assume 0 <= r < nr and 0 <= q < nq;
 // CHECK-NEXT:    domain { [p, s] : 0 <= p < np and 0 <= s < np }
 // CHECK-NEXT:    sum_[p] = sum(s, A[r, q, s] * C4[s, p]);

@@ -80,6 +80,12 @@ inline constexpr char LoopIndexLive[] =
     "value; declare the index in the loop, such as 'for (int %0 = 0; ...)', "
     "or read another variable here";
 inline constexpr char LoopIndexSetHere[] = "the loop sets '%0' here";
+inline constexpr char LoopIndexReadElsewhere[] =
+    "'%0' is read here, in the kernel but outside the loop on line %1 that "
+    "sets it: a lifted index has a value only inside its loop; give the "
+    "value read here a variable of its own";
+inline constexpr char IndexSetOutsideLoop[] =
+    "'%0' is set here, outside the loops over it";
 inline constexpr char UsedAfterLoop[] =
     "its value is read here, after the loop, where only the last "
     "iteration's would remain";
@@ -171,6 +177,12 @@ inline constexpr char NotAReduction[] =
 inline constexpr char UsesAccumulator[] =
     "this uses '%0' inside the loop over '%1', which accumulates into it; "
     "only its final value, after the loop, can be used";
+inline constexpr char UsesPreviousIteration[] =
+    "this reads '%0' before the iteration of the loop over '%1' sets it, so "
+    "it reads the value that the previous iteration left: the iterations "
+    "depend on each other; set '%0' before reading it in every iteration";
+inline constexpr char SetLaterHere[] =
+    "'%0' is set here, later in the iteration";
 inline constexpr char MayAlias[] =
     "'%0' may alias '%1': the loop nest writes '%0' and %select{reads|"
     "writes}2 '%1' through pointers that may overlap; declare one of them "

@@ -46,7 +46,8 @@ public:
       Seen[Name] = Req.PragmaLoc;
       try {
         LiftedKernel K = Lifter(Req, Ctx, R).lift();
-        clang::PresumedLoc At = SM.getPresumedLoc(Req.PragmaLoc);
+        clang::PresumedLoc At = SM.getPresumedLoc(
+            Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
         K.Origin = "lifted by loopy-extract from " + std::string(At.getFilename()) +
                    ":" + std::to_string(At.getLine());
         inferAssumptions(K, Isl.get(), R);

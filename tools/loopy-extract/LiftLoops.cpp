@@ -1,9 +1,13 @@
 //===- LiftLoops.cpp - The loop nest and its loop headers -----------------===//
 #include "Lifter.h"
 
+#include "loopy/Support/Isl.h"
+
 #include "clang/AST/ParentMapContext.h"
 
+#include <cstdlib>
 #include <functional>
+#include <map>
 
 namespace loopy::extract {
 
@@ -105,7 +109,8 @@ bool Lifter::assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V) {
 
 const clang::DeclRefExpr *Lifter::readOutside(const clang::VarDecl *V,
                                               const clang::Stmt *Except,
-                                              bool SkipIndexLoops) {
+                                              bool SkipIndexLoops,
+                                              const clang::Stmt *Within) {
   const clang::DeclRefExpr *Found = nullptr;
   std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
     if (!S || Found || S == Except)
@@ -125,24 +130,121 @@ const clang::DeclRefExpr *Lifter::readOutside(const clang::VarDecl *V,
     for (const clang::Stmt *Child : S->children())
       Walk(Child);
   };
-  Walk(Req.Function->getBody());
+  Walk(Within ? Within : Req.Function->getBody());
   return Found;
 }
 
+const clang::DeclRefExpr *Lifter::liveRead(const clang::VarDecl *V,
+                                           const clang::Stmt *S) {
+  if (!Cfg) {
+    clang::CFG::BuildOptions Options;
+    Options.setAllAlwaysAdd();
+    Cfg = clang::CFG::buildCFG(Req.Function, Req.Function->getBody(), &Ctx,
+                               Options);
+  }
+  // Without a graph, any read outside the loops that set V may be one.
+  if (!Cfg)
+    return readOutside(V, S, true);
+  // Names of V that plain assignments store to, which do not read it.
+  std::set<const clang::Stmt *> Stores;
+  std::function<void(const clang::Stmt *)> FindStores =
+      [&](const clang::Stmt *X) {
+        if (!X)
+          return;
+        if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
+            B && B->getOpcode() == clang::BO_Assign &&
+            declaredVar(B->getLHS()) == V)
+          Stores.insert(B->getLHS()->IgnoreParens());
+        for (const clang::Stmt *Child : X->children())
+          FindStores(Child);
+      };
+  FindStores(Req.Function->getBody());
+
+  std::vector<std::pair<const clang::CFGBlock *, unsigned>> Work;
+  for (const clang::CFGBlock *B : *Cfg) {
+    if (llvm::isa<clang::ForStmt>(S) && B->getTerminatorStmt() == S) {
+      // The loop's condition block: its second successor is the exit.
+      if (B->succ_size() == 2 && B->succ_begin()[1].getReachableBlock())
+        Work.push_back({B->succ_begin()[1].getReachableBlock(), 0});
+      continue;
+    }
+    for (unsigned I = 0; I < B->size(); ++I)
+      if (auto E = (*B)[I].getAs<clang::CFGStmt>(); E && E->getStmt() == S)
+        Work.push_back({B, I + 1});
+  }
+  std::set<const clang::CFGBlock *> Seen;
+  while (!Work.empty()) {
+    auto [B, First] = Work.back();
+    Work.pop_back();
+    bool Killed = false;
+    for (unsigned I = First; I < B->size() && !Killed; ++I) {
+      auto E = (*B)[I].getAs<clang::CFGStmt>();
+      if (!E)
+        continue;
+      const clang::Stmt *X = E->getStmt();
+      if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(X);
+          D && D->getDecl() == V && !Stores.count(D))
+        return D;
+      if (const auto *A = llvm::dyn_cast<clang::BinaryOperator>(X);
+          A && A->getOpcode() == clang::BO_Assign &&
+          declaredVar(A->getLHS()) == V)
+        Killed = true;
+    }
+    if (Killed)
+      continue;
+    for (const clang::CFGBlock::AdjacentBlock &Succ : B->succs())
+      if (const clang::CFGBlock *Next = Succ.getReachableBlock();
+          Next && Seen.insert(Next).second)
+        Work.push_back({Next, 0});
+  }
+  return nullptr;
+}
+
 void Lifter::checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F) {
+  // These errors leave the loop as it is: the rest of the nest is still
+  // lifted, to report its errors too.
   if (!V->hasLocalStorage()) {
     R.error(F->getInit()->getSourceRange(), msg::LoopIndexNotLocal)
         << V->getName();
     R.note(V->getLocation(), msg::DeclaredHere) << V->getName();
-    throw LiftFailed();
+    Failed = true;
+    return;
   }
-  // Other loops over V set it before they read it; anything else may read
-  // the value this loop leaves in it, which the lifted loop does not.
-  if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true)) {
+  // The lifted loop leaves no value in V: nothing may read the value that
+  // the loop leaves (other loops over V set it before they read it).
+  if (const clang::DeclRefExpr *Use = liveRead(V, F)) {
     R.error(Use->getSourceRange(), msg::LoopIndexLive)
         << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
     R.note(F->getInit()->getSourceRange(), msg::LoopIndexSetHere)
         << V->getName();
+    // A read in the kernel would be lifted as the index.
+    if (SM.isPointWithin(Use->getBeginLoc(), Req.Root->getBeginLoc(),
+                         Req.Root->getEndLoc()))
+      throw LiftFailed();
+    Failed = true;
+    return;
+  }
+  // In the kernel, V has a value only inside the loops over it.
+  if (const clang::DeclRefExpr *Use = readOutside(V, nullptr, true, Req.Root)) {
+    R.error(Use->getSourceRange(), msg::LoopIndexReadElsewhere)
+        << V->getName() << SM.getExpansionLineNumber(F->getForLoc());
+    // The store that the kernel would have to keep, if there is one.
+    const clang::Expr *Store = nullptr;
+    std::function<void(const clang::Stmt *)> Find = [&](const clang::Stmt *S) {
+      if (!S || Store)
+        return;
+      if (const auto *L = llvm::dyn_cast<clang::ForStmt>(S);
+          L && assignsIndex(L, V))
+        return;
+      if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+          B && B->isAssignmentOp() && declaredVar(B->getLHS()) == V)
+        Store = B;
+      for (const clang::Stmt *Child : S->children())
+        Find(Child);
+    };
+    Find(Req.Root);
+    if (Store)
+      R.note(Store->getSourceRange(), msg::IndexSetOutsideLoop) << V->getName();
     throw LiftFailed();
   }
 }
@@ -347,19 +449,71 @@ bool Lifter::usesKnownNames(const clang::Expr *E) const {
 }
 
 void Lifter::assumeEnclosingLoops() {
-  std::vector<std::string> Constraints;
-  std::vector<std::string> Host;
-  std::vector<std::string> Names;
+  // The loops around the nest, innermost first.
+  std::vector<const clang::ForStmt *> Outer;
   const clang::Stmt *Child = Req.Root;
   while (true) {
     clang::DynTypedNodeList Parents = Ctx.getParents(*Child);
     const clang::Stmt *P = Parents.empty() ? nullptr : Parents[0].get<clang::Stmt>();
     if (!P)
       break;
-    const auto *F = llvm::dyn_cast<clang::ForStmt>(P);
+    if (const auto *F = llvm::dyn_cast<clang::ForStmt>(P))
+      Outer.push_back(F);
     Child = P;
-    if (!F)
-      continue;
+  }
+  std::vector<std::string> Names = K.symbolNames();
+  // isl text over the kernel's parameters and, as set dimensions that are
+  // projected out, the other integer variables that the loop headers use
+  // (the indices of outer loops that the nest does not use).
+  std::vector<std::string> Hidden;
+  std::map<const clang::VarDecl *, std::string> HiddenNames;
+  auto NameOf = [&](const clang::VarDecl *V) -> std::string {
+    if (auto Id = ParamIds.find(V); Id != ParamIds.end())
+      return Names[Id->second];
+    auto [It, New] = HiddenNames.insert({V, ""});
+    if (New) {
+      std::string N;
+      for (unsigned I = static_cast<unsigned>(HiddenNames.size());; ++I)
+        if (N = "h" + std::to_string(I) + "_"; !UsedNames.count(N))
+          break;
+      It->second = N;
+      Hidden.push_back(N);
+    }
+    return It->second;
+  };
+  std::function<std::optional<std::string>(const clang::Expr *)> Text =
+      [&](const clang::Expr *E) -> std::optional<std::string> {
+    E = E->IgnoreParenImpCasts();
+    clang::Expr::EvalResult Res;
+    if (!E->isValueDependent() && E->EvaluateAsInt(Res, Ctx))
+      return std::to_string(Res.Val.getInt().getExtValue());
+    if (const clang::VarDecl *V = declaredVar(E))
+      return V->getType()->isIntegerType() ? std::optional(NameOf(V))
+                                           : std::nullopt;
+    if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+        U && U->getOpcode() == clang::UO_Minus)
+      if (std::optional<std::string> X = Text(U->getSubExpr()))
+        return "-(" + *X + ")";
+    const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+    if (!B)
+      return std::nullopt;
+    std::optional<std::string> L = Text(B->getLHS()), R = Text(B->getRHS());
+    if (!L || !R)
+      return std::nullopt;
+    if (B->getOpcode() == clang::BO_Add || B->getOpcode() == clang::BO_Sub)
+      return "(" + *L + (B->getOpcode() == clang::BO_Add ? " + " : " - ") + *R +
+             ")";
+    // A product with a constant factor.
+    if (B->getOpcode() == clang::BO_Mul &&
+        (B->getLHS()->EvaluateAsInt(Res, Ctx) ||
+         B->getRHS()->EvaluateAsInt(Res, Ctx)))
+      return "(" + *L + ")*(" + *R + ")";
+    return std::nullopt;
+  };
+
+  std::vector<std::string> Host;
+  std::vector<std::string> Constraints;
+  for (const clang::ForStmt *F : Outer) {
     // Its index and start, as registerLoop reads them.
     const clang::VarDecl *V = nullptr;
     const clang::Expr *Start = nullptr;
@@ -376,42 +530,44 @@ void Lifter::assumeEnclosingLoops() {
     if (!V)
       continue;
     Host.insert(Host.begin(), V->getName().str());
-    auto Id = ParamIds.find(V);
-    if (Id == ParamIds.end() || !Start || !F->getInc() || !F->getCond())
+    if (!Start || !F->getInc() || !F->getCond() ||
+        !V->getType()->isIntegerType())
       continue;
     // Only the direction matters here: the index runs from its start
     // towards the bounds of the condition.
     const clang::Expr *Inc = F->getInc()->IgnoreParens();
     int Dir = 0;
     if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(Inc);
-        U && U->isIncrementDecrementOp() && declaredVar(U->getSubExpr()) == V)
+        U && U->isIncrementDecrementOp() && declaredVar(U->getSubExpr()) == V) {
       Dir = U->isIncrementOp() ? 1 : -1;
-    else if (const auto *C = llvm::dyn_cast<clang::CompoundAssignOperator>(Inc);
-             C && declaredVar(C->getLHS()) == V)
+    } else if (const auto *C =
+                   llvm::dyn_cast<clang::CompoundAssignOperator>(Inc);
+               C && declaredVar(C->getLHS()) == V) {
       Dir = C->getOpcode() == clang::BO_AddAssign   ? 1
             : C->getOpcode() == clang::BO_SubAssign ? -1
                                                     : 0;
+    } else if (const auto *A = llvm::dyn_cast<clang::BinaryOperator>(Inc);
+               A && A->getOpcode() == clang::BO_Assign &&
+               declaredVar(A->getLHS()) == V) {
+      const auto *Sum = llvm::dyn_cast<clang::BinaryOperator>(
+          A->getRHS()->IgnoreParenImpCasts());
+      if (Sum && declaredVar(Sum->getLHS()) == V)
+        Dir = Sum->getOpcode() == clang::BO_Add   ? 1
+              : Sum->getOpcode() == clang::BO_Sub ? -1
+                                                  : 0;
+      else if (Sum && Sum->getOpcode() == clang::BO_Add &&
+               declaredVar(Sum->getRHS()) == V)
+        Dir = 1;
+    }
     if (Dir == 0)
       continue;
-    Names = K.symbolNames();
-    const std::string &Name = Names[Id->second];
-    // Outer loops first.
+    const std::string Name = NameOf(V);
     std::vector<std::string> Own;
-    auto Add = [&](const clang::Expr *E, const char *Op, bool IndexLeft) {
-      PolyInfo I;
-      if (!usesKnownNames(E))
-        return;
-      std::optional<Poly> B = tryPoly(E, I);
-      if (!B || !B->isAffine())
-        return;
-      std::string T = B->str(Names);
-      Own.push_back(IndexLeft ? Name + " " + Op + " " + T
-                              : T + " " + Op + " " + Name);
-    };
-    Add(Start, Dir > 0 ? "<=" : ">=", false);
+    if (std::optional<std::string> S = Text(Start))
+      Own.push_back(Dir > 0 ? *S + " <= " + Name : Name + " <= " + *S);
     std::function<void(const clang::Expr *)> Split = [&](const clang::Expr *E) {
-      E = E->IgnoreParenImpCasts();
-      const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+      const auto *B =
+          llvm::dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
       if (!B)
         return;
       if (B->getOpcode() == clang::BO_LAnd) {
@@ -419,20 +575,56 @@ void Lifter::assumeEnclosingLoops() {
         Split(B->getRHS());
         return;
       }
-      if (!B->isRelationalOp())
-        return;
       std::string Op = B->getOpcodeStr().str();
-      if (declaredVar(B->getLHS()) == V)
-        Add(B->getRHS(), Op.c_str(), true);
-      else if (declaredVar(B->getRHS()) == V)
-        Add(B->getLHS(), Op.c_str(), false);
+      if (B->getOpcode() == clang::BO_NE) {
+        // `i != n` stops where the index first meets n.
+        if (declaredVar(B->getLHS()) != V && declaredVar(B->getRHS()) != V)
+          return;
+        bool Left = declaredVar(B->getLHS()) == V;
+        Op = (Dir > 0) == Left ? "<" : ">";
+      } else if (!B->isRelationalOp()) {
+        return;
+      }
+      std::optional<std::string> L = Text(B->getLHS()), R = Text(B->getRHS());
+      if (L && R)
+        Own.push_back(*L + " " + Op + " " + *R);
     };
     Split(F->getCond());
     Constraints.insert(Constraints.begin(), Own.begin(), Own.end());
   }
   K.HostLoops = Host;
+  if (Constraints.empty())
+    return;
+  std::string All;
   for (const std::string &C : Constraints)
-    K.Assumption += (K.Assumption.empty() ? "" : " and ") + C;
+    All += (All.empty() ? "" : " and ") + C;
+  std::string Tuple;
+  for (const std::string &H : Hidden)
+    Tuple += (Tuple.empty() ? "" : ", ") + H;
+  IslContext Isl;
+  isl::set Range(Isl.get(),
+                 K.islParams() + "{ [" + Tuple + "] : " + All + " }");
+  isl::set Params = Range.params().coalesce();
+  if (Params.is_equal(isl::set::universe(Params.get_space())))
+    return;
+  char *Raw = isl_set_to_str(Params.get());
+  std::string T = Raw ? Raw : "";
+  free(Raw);
+  size_t Colon = T.find(':'), Close = T.rfind('}');
+  // What isl cannot write as plain affine constraints (a stride, a
+  // union) is left out: the assumption may only be weaker than the truth.
+  if (Colon == std::string::npos || Close == std::string::npos ||
+      T.find("exists ") != std::string::npos ||
+      T.find(';') != std::string::npos ||
+      T.find(" mod ") != std::string::npos ||
+      T.find("floor(") != std::string::npos)
+    return;
+  T = T.substr(Colon + 1, Close - Colon - 1);
+  T.erase(0, T.find_first_not_of(' '));
+  T.erase(T.find_last_not_of(' ') + 1);
+  if (T.find(" or ") != std::string::npos)
+    T = "(" + T + ")";
+  K.Assumption += (K.Assumption.empty() ? "" : " and ") + T;
 }
 
 } // namespace loopy::extract

@@ -114,9 +114,9 @@ void Lifter::exprStmt(const clang::Expr *E) {
     E = Cleanups->getSubExpr()->IgnoreParens();
   if (const auto *B = llvm::dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp()) {
     // An index declared before its loop may be set outside the loops over
-    // it (checkIndexDead made sure that nothing reads that value): the
-    // store is dead; a value with side effects is still lifted, to report
-    // them.
+    // it (checkIndexDead made sure that nothing in the kernel reads that
+    // value): the store is dead unless code after the kernel reads it; a
+    // value with side effects is still lifted, to report them.
     if (const auto *D = llvm::dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
         D && B->getOpcode() == BO_Assign)
       if (std::optional<unsigned> L =
@@ -126,6 +126,15 @@ void Lifter::exprStmt(const clang::Expr *E) {
                                         LoopStmts[*L]->getBeginLoc()) ||
            SM.isBeforeInTranslationUnit(LoopStmts[*L]->getEndLoc(),
                                         E->getBeginLoc()))) {
+        if (const clang::DeclRefExpr *Use =
+                liveRead(llvm::cast<VarDecl>(D->getDecl()), B)) {
+          R.error(B->getLHS()->getSourceRange(), msg::ScalarLive)
+              << text(B->getLHS())
+              << SM.getExpansionLineNumber(Use->getBeginLoc());
+          R.note(Use->getSourceRange(), msg::ReadHere)
+              << D->getDecl()->getName();
+          throw LiftFailed();
+        }
         if (B->getRHS()->HasSideEffects(Ctx))
           value(B->getRHS());
         return;
@@ -241,7 +250,7 @@ StoreTarget Lifter::storeTarget(const clang::Expr *LHS) {
       throw LiftFailed();
     }
     if (V && !isLocal(V) && V->hasLocalStorage() && !Req.WholeFunction)
-      if (const clang::DeclRefExpr *Use = readOutside(V, Req.Root, false)) {
+      if (const clang::DeclRefExpr *Use = liveRead(V, Req.Root)) {
         R.error(E->getSourceRange(), msg::ScalarLive)
             << T.Text << SM.getExpansionLineNumber(Use->getBeginLoc());
         R.note(Use->getSourceRange(), msg::ReadHere) << V->getName();
@@ -332,8 +341,15 @@ void Lifter::store(const StoreTarget &T, LExprPtr V, clang::SourceRange Range) {
 void Lifter::forLoop(const clang::ForStmt *F) {
   unsigned D = depth();
   assert(D < LoopStmts.size() && LoopStmts[D] == F && "loop outside the nest");
-  // Read here, where the locals its bounds may use have their values.
-  readLoopHeader(D);
+  // Read here, where the locals its bounds may use have their values. A
+  // header that fails leaves the loop without bounds; its body is still
+  // lifted, to report its errors too.
+  try {
+    readLoopHeader(D);
+  } catch (LiftFailed &) {
+    Failed = true;
+    HeaderFailed = true;
+  }
   Frame Body;
   Body.Loop = D;
   for (const auto &[V, S] : Frames.back().Scalars) {
@@ -410,6 +426,14 @@ void Lifter::leaveLoop(Frame Body) {
   auto CheckUses = [&](const LExprPtr &V, clang::SourceRange At,
                        const LocKey *Except) {
     if (const Change *C = ChangedAt(V, Except)) {
+      // A location that the iteration overwrites, rather than updates, is
+      // read here before it is set: a value carried between iterations.
+      if (!containsOld(C->S.Value,
+                       [&](const LocKey &L) { return L == C->Loc; })) {
+        R.error(At, msg::UsesPreviousIteration) << C->S.What << IdxName;
+        R.note(C->S.Range, msg::SetLaterHere) << C->S.What;
+        throw LiftFailed();
+      }
       R.error(At, msg::UsesAccumulator) << C->S.What << IdxName;
       throw LiftFailed();
     }
@@ -522,8 +546,9 @@ void Lifter::findPrivateScalars() {
     clang::QualType T = V->getType();
     if (isLocal(V) || !V->hasLocalStorage() || T->isPointerType() ||
         T->isArrayType() || !dtypeOf(T) || *dtypeOf(T) == DType::Bool ||
-        SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(), V->getLocation()) ||
-        readOutside(V, Req.Root, false))
+        SM.isBeforeInTranslationUnit(Req.Root->getBeginLoc(),
+                                     V->getLocation()) ||
+        liveRead(V, Req.Root))
       continue;
     Locals.insert(V);
     Frames.front().Scalars[V] = Slot();

@@ -120,6 +120,8 @@ struct LiftedKernel {
   /// The C indices of the loops around a marked loop, outermost first: the
   /// host runs the kernel once for each of their iterations.
   std::vector<std::string> HostLoops;
+  /// For one of several nests of a time loop: which one it is.
+  std::string HostNote;
   std::vector<Symbol> Symbols;
   std::vector<Loop> Loops;
   std::vector<ScalarArg> Scalars;

@@ -72,6 +72,7 @@ LiftedKernel Lifter::lift() {
   }
   K.Name = reservedNames().count(Name) ? Name + "_" : Name;
   K.Loc = Req.PragmaLoc;
+  K.HostNote = Req.HostNote;
   if (Req.WholeFunction)
     collectLoops(Req.Root);
   else
@@ -114,7 +115,8 @@ LiftedKernel Lifter::lift() {
     applyPragmas();
   if (!Failed && !Req.WholeFunction)
     assumeEnclosingLoops();
-  checkElementConflicts();
+  if (!HeaderFailed)
+    checkElementConflicts();
   if (Failed)
     throw LiftFailed();
   checkAliasing();

@@ -25,6 +25,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <climits>
@@ -106,10 +107,18 @@ private:
   static bool assignsIndex(const clang::ForStmt *F, const clang::VarDecl *V);
   /// The first read of \p V in the kernel's function outside \p Except
   /// (and, if \p SkipIndexLoops, outside the loops that set \p V in their
-  /// header); plain assignments to V do not read it.
+  /// header), within \p Within if given; plain assignments to V do not
+  /// read it.
   const clang::DeclRefExpr *readOutside(const clang::VarDecl *V,
                                         const clang::Stmt *Except,
-                                        bool SkipIndexLoops);
+                                        bool SkipIndexLoops,
+                                        const clang::Stmt *Within = nullptr);
+  /// The first read of \p V, on a path of the function's control flow
+  /// from right after \p S (a loop: from its exit) without a plain
+  /// assignment to V between: a read of the value V holds there. Null if
+  /// none.
+  const clang::DeclRefExpr *liveRead(const clang::VarDecl *V,
+                                     const clang::Stmt *S);
   /// A loop index declared before its loop must be a local variable that
   /// nothing reads after the loop.
   void checkIndexDead(const clang::VarDecl *V, const clang::ForStmt *F);
@@ -225,10 +234,16 @@ private:
   std::map<const clang::VarDecl *, const clang::Expr *> PointerLocals;
   std::set<std::string> UsedNames;
   std::vector<Frame> Frames;
+  /// The function's control flow graph, built by liveRead when first
+  /// needed.
+  std::unique_ptr<clang::CFG> Cfg;
   std::vector<Statement> Finals;
   /// A statement of the nest failed (and was reported); the others are
   /// still lifted to report their errors too.
   bool Failed = false;
+  /// A loop header failed: the domain lacks its bounds, so the checks on
+  /// the domain are left out.
+  bool HeaderFailed = false;
 };
 
 } // namespace loopy::extract

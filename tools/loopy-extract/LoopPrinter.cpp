@@ -188,6 +188,8 @@ std::string printKernel(const LiftedKernel &K,
              ", which stay on the host: it runs once per iteration of them\n",
          K.Loc);
   }
+  if (!K.HostNote.empty())
+    Emit("# " + K.HostNote + "\n", K.Loc);
   Emit(signature(K), K.Loc);
   if (!K.Assumption.empty())
     Emit("  assume " + K.Assumption + ";\n", K.Loc);

@@ -59,7 +59,10 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
   std::vector<std::string> Names = K.symbolNames();
   isl::set Domain(Ctx, K.islDomain());
   std::vector<std::string> Indices = loopNames(K);
-  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) {
+  // Every array, and every access of one, is checked on its own, so that
+  // one run reports all that fail.
+  bool Failed = false;
+  for (unsigned Id = 0; Id < K.Arrays.size(); ++Id) try {
     ArrayArg &A = K.Arrays[Id];
     if (!A.Read && !A.Written)
       continue;
@@ -164,7 +167,8 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
     for (size_t D = 0; D < Extents.size(); ++D)
       DimsText += (D ? ", " : "") + (Extents[D] ? Extents[D]->str(Names) : "?");
     isl::set Firsts;
-    for (const Access &X : All) {
+    bool AccessFailed = false;
+    for (const Access &X : All) try {
       std::vector<Poly> Coords = A.coordinates(*X.Raw);
       std::string RawText = (*X.Raw)[0].str(Names);
       for (size_t D = 0; D < Coords.size(); ++D) {
@@ -201,7 +205,11 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
       }
       isl::set First = Domain.apply(indexMap(K, Ctx, {Coords[0]}));
       Firsts = Firsts.is_null() ? First : Firsts.unite(First);
+    } catch (LiftFailed &) {
+      AccessFailed = true;
     }
+    if (AccessFailed)
+      throw LiftFailed();
 
     // The outer extent, where nothing gave it: the largest first subscript
     // plus one.
@@ -229,7 +237,11 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
     A.Shape.clear();
     for (const std::optional<Poly> &E : Extents)
       A.Shape.push_back(*E);
+  } catch (LiftFailed &) {
+    Failed = true;
   }
+  if (Failed)
+    throw LiftFailed();
 }
 
 } // namespace loopy::extract

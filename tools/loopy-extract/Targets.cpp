@@ -6,6 +6,8 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 namespace loopy::extract {
 
@@ -63,6 +65,182 @@ const Node *nodeAfter(const std::vector<Node> &Nodes, unsigned Offset) {
       Nodes.begin(), Nodes.end(), Offset,
       [](unsigned O, const Node &N) { return O < N.Offset; });
   return It == Nodes.end() ? nullptr : &*It;
+}
+
+/// The index that the loop \p F sets in its header, if any.
+const clang::VarDecl *loopIndex(const clang::ForStmt *F) {
+  if (const auto *DS = llvm::dyn_cast_or_null<clang::DeclStmt>(F->getInit()))
+    return DS->isSingleDecl()
+               ? llvm::dyn_cast<clang::VarDecl>(DS->getSingleDecl())
+               : nullptr;
+  if (const auto *B =
+          llvm::dyn_cast_or_null<clang::BinaryOperator>(F->getInit());
+      B && B->getOpcode() == clang::BO_Assign)
+    if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(
+            B->getLHS()->IgnoreParenImpCasts()))
+      return llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+  return nullptr;
+}
+
+/// True if \p S names the variable \p V.
+bool mentions(const clang::Stmt *S, const clang::VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S);
+      D && D->getDecl() == V)
+    return true;
+  for (const clang::Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+/// True if \p V appears in what a statement in \p S stores to (an array
+/// element's subscripts, or V itself) or in the header of a loop in \p S.
+bool steersNest(const clang::Stmt *S, const clang::VarDecl *V) {
+  if (!S)
+    return false;
+  const clang::Expr *Target = nullptr;
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+      B && B->isAssignmentOp())
+    Target = B->getLHS();
+  else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
+           U && U->isIncrementDecrementOp())
+    Target = U->getSubExpr();
+  if (Target && mentions(Target, V))
+    return true;
+  if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S))
+    if (mentions(F->getInit(), V) || mentions(F->getCond(), V) ||
+        mentions(F->getInc(), V))
+      return true;
+  for (const clang::Stmt *Child : S->children())
+    if (steersNest(Child, V))
+      return true;
+  return false;
+}
+
+/// The loops of \p F's body if \p F is a time loop: its body holds only
+/// loops, and its index selects neither what they store to nor their
+/// bounds, so its iterations repeat one computation on the results of the
+/// previous one. With one loop in the body, the index must not appear at
+/// all: a loop whose index only selects what is read (`y[i] += a[k][i]`)
+/// is a reduction. Empty if \p F is no time loop.
+std::vector<const clang::ForStmt *> timeLoopBody(const clang::ForStmt *F) {
+  const clang::VarDecl *V = loopIndex(F);
+  if (!V || !F->getCond() || !F->getInc())
+    return {};
+  std::vector<const clang::ForStmt *> Loops;
+  auto Take = [&](const clang::Stmt *S) {
+    if (const auto *L = llvm::dyn_cast<clang::ForStmt>(S)) {
+      Loops.push_back(L);
+      return true;
+    }
+    return llvm::isa<clang::NullStmt>(S);
+  };
+  if (const auto *C = llvm::dyn_cast<clang::CompoundStmt>(F->getBody())) {
+    for (const clang::Stmt *S : C->body())
+      if (!Take(S))
+        return {};
+  } else if (!Take(F->getBody())) {
+    return {};
+  }
+  if (Loops.empty() || steersNest(F->getBody(), V) ||
+      (Loops.size() == 1 && mentions(F->getBody(), V)))
+    return {};
+  return Loops;
+}
+
+/// A nest in the body of a time loop.
+struct TimeNest {
+  const clang::ForStmt *Nest;
+  const clang::ForStmt *Time;
+};
+
+/// The nests of the time loops at the top of \p F, in order; empty if \p F
+/// is no time loop.
+void timeLoopNests(const clang::ForStmt *F, std::vector<TimeNest> &Out) {
+  for (const clang::ForStmt *L : timeLoopBody(F)) {
+    if (timeLoopBody(L).empty())
+      Out.push_back({L, F});
+    else
+      timeLoopNests(L, Out);
+  }
+}
+
+/// The request \p K, or one request per nest of its time loop (see
+/// matchPragmas).
+void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
+                   std::vector<KernelRequest> &Out) {
+  const clang::ForStmt *Time = nullptr;
+  if (K.WholeFunction) {
+    // Declarations, then the loop.
+    for (const clang::Stmt *S :
+         llvm::cast<clang::CompoundStmt>(K.Root)->body()) {
+      if (llvm::isa<clang::DeclStmt, clang::NullStmt>(S) && !Time)
+        continue;
+      const auto *F = llvm::dyn_cast<clang::ForStmt>(S);
+      if (!F || Time) {
+        Time = nullptr;
+        break;
+      }
+      Time = F;
+    }
+  } else {
+    Time = llvm::cast<clang::ForStmt>(K.Root);
+  }
+  std::vector<TimeNest> Nests;
+  if (Time)
+    timeLoopNests(Time, Nests);
+  if (Nests.empty()) {
+    Out.push_back(std::move(K));
+    return;
+  }
+  std::string Base = K.Name.empty() ? K.Function->getNameAsString() : K.Name;
+  for (unsigned I = 0; I < Nests.size(); ++I) {
+    KernelRequest Part = K;
+    Part.Root = Nests[I].Nest;
+    Part.WholeFunction = false;
+    Part.NestLoc = Nests[I].Nest->getForLoc();
+    if (Nests.size() > 1) {
+      Part.Name = Base + "_" + std::to_string(I);
+      // Its place among the nests of the time loop right around it.
+      const clang::ForStmt *Around = Nests[I].Time;
+      unsigned Place = 0, Count = 0;
+      for (unsigned J = 0; J < Nests.size(); ++J)
+        if (Nests[J].Time == Around) {
+          Place += J < I;
+          ++Count;
+        }
+      if (Count > 1)
+        Part.HostNote =
+            "part " + std::to_string(Place + 1) + " of " +
+            std::to_string(Count) + " of the body of the loop over '" +
+            loopIndex(Around)->getName().str() + "' on line " +
+            std::to_string(SM.getExpansionLineNumber(Around->getForLoc())) +
+            ": the host runs the parts in this order";
+    } else {
+      Part.Name = Base;
+    }
+    // A shape belongs to the parts that access its array.
+    Part.Shapes.clear();
+    for (const LoopyPragma *P : K.Shapes) {
+      bool Named = P->K != LoopyPragma::Kind::Shape;
+      std::function<void(const clang::Stmt *)> Find =
+          [&](const clang::Stmt *S) {
+            if (!S || Named)
+              return;
+            if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
+              Named = D->getDecl()->getIdentifier() &&
+                      D->getDecl()->getName() == P->Array.Text;
+            for (const clang::Stmt *Child : S->children())
+              Find(Child);
+          };
+      Find(Nests[I].Nest);
+      if (Named)
+        Part.Shapes.push_back(P);
+    }
+    Out.push_back(std::move(Part));
+  }
 }
 
 } // namespace
@@ -135,7 +313,10 @@ std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
       R.error(P->Loc, msg::ShapeWithoutKernel)
           << (P->K == LoopyPragma::Kind::Shape ? "shape" : "assume");
   }
-  return Requests;
+  std::vector<KernelRequest> Split;
+  for (KernelRequest &K : Requests)
+    splitTimeLoop(std::move(K), SM, Split);
+  return Split;
 }
 
 } // namespace loopy::extract

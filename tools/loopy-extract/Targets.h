@@ -32,12 +32,20 @@ struct KernelRequest {
   /// From `kernel(NAME)`; empty to use the function's name.
   std::string Name;
   clang::SourceLocation PragmaLoc;
+  /// A nest of a time loop that stays on the host: where the nest starts,
+  /// and the comment that says which part of the loop's body it is.
+  clang::SourceLocation NestLoc;
+  std::string HostNote;
   /// The shape and assume pragmas of the kernel.
   std::vector<const LoopyPragma *> Shapes;
 };
 
 /// Matches the pragmas of the main file to their targets, in source order.
-/// Misplaced pragmas are reported and left out.
+/// Misplaced pragmas are reported and left out. A marked loop, or a marked
+/// function whose body is one loop, that is a time loop (its index appears
+/// in no stored-to location and no inner loop header, and its body holds
+/// only loops: several, or one that does not use the index) stays on the
+/// host: each nest of its body is a kernel of its own, in order.
 std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
                                         clang::ASTContext &Ctx, Reporter &R);
 
