@@ -190,7 +190,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
       // Loaded once per block and tile; then read from shared memory at
       // every iteration, shared by the thread's outputs as above.
       Bytes += F.StageElements[StageNo++] * Blocks * Tiles * Elem;
-      SharedTraffic += Iters / Reuse * Elem;
+      SharedTraffic += Iters * Waste / Reuse * Elem;
       continue;
     }
     // The cache catches part of the reuse between threads of a block.

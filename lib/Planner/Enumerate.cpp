@@ -49,13 +49,20 @@ std::optional<unsigned> contiguousOutput(const Kernel &K, const Statement &S) {
   return std::nullopt;
 }
 
+/// Position of kernel index \p I in the tuple of \p S.
+unsigned tuplePos(const Statement &S, unsigned I) {
+  return std::find(S.Indices.begin(), S.Indices.end(), I) - S.Indices.begin();
+}
+
 struct AxisChoice {
   long Threads;
   long Ilp;
   bool Strided;
 };
 
-std::vector<AxisChoice> axisChoices(Axis A) {
+/// The choices of grid axis \p A for an output index of \p Extent values
+/// where the sizes fix it.
+std::vector<AxisChoice> axisChoices(Axis A, std::optional<long> Extent) {
   // x carries the contiguous index: wide in threads, and a thread's
   // outputs may be strided so that a warp's accesses stay coalesced. y and
   // z carry rows of the tile; z one or two (a batch index past z's limit
@@ -72,6 +79,23 @@ std::vector<AxisChoice> axisChoices(Axis A) {
       if (A == Axis::X && U > 1 && T > 1)
         C.push_back({T, U, true});
     }
+  // A short fixed extent (35 = 4 x 9 - 1) also gets tiles that cover it
+  // with little to spare: fewer threads, each with the outputs that make
+  // up the extent, where the powers of two would leave up to half the
+  // tile idle. Fewer threads on x keep a warp's reads contiguous where the
+  // extent is a whole row.
+  if (Extent && A != Axis::Z && *Extent > 2 && *Extent < 64) {
+    std::vector<long> Few = A == Axis::X ? std::vector<long>{4, 8, 16}
+                                         : std::vector<long>{1, 2, 4, 8};
+    for (long T : Few) {
+      long U = (*Extent + T - 1) / T;
+      if (U > 16 || (U & (U - 1)) == 0)
+        continue; // a power of two is among the choices above, or too many
+      C.push_back({T, U, false});
+      if (A == Axis::X && T > 1)
+        C.push_back({T, U, true});
+    }
+  }
   return C;
 }
 
@@ -176,7 +200,8 @@ void enumerateGrid(const Kernel &K, const Statement &S,
   for (size_t G = 0; G < Grid.size(); ++G) {
     std::vector<std::vector<IndexMap>> Next;
     for (const auto &Prefix : GridMaps)
-      for (const AxisChoice &C : axisChoices(Axes[G])) {
+      for (const AxisChoice &C :
+           axisChoices(Axes[G], fixedExtent(S.Domain, tuplePos(S, Grid[G])))) {
         IndexMap M;
         M.Index = Grid[G];
         M.K = IndexMap::Kind::Grid;
@@ -222,7 +247,13 @@ void enumerateGrid(const Kernel &K, const Statement &S,
       RedChoices.push_back({AllSeq, Red.empty(), false});
       if (!Red.empty()) {
         // Tiles of 8 with every staging choice; longer tiles staging all.
-        for (long T : {8, 16, 32}) {
+        // A short fixed reduction (35 values) also in one tile of its
+        // whole extent, with no partial tile.
+        std::vector<long> Tiles = {8, 16, 32};
+        if (std::optional<long> E = fixedExtent(S.Domain, tuplePos(S, Red.back()));
+            E && *E > 8 && *E <= 64 && *E != 16 && *E != 32)
+          Tiles.push_back(*E);
+        for (long T : Tiles) {
           auto M = AllSeq;
           M.back().K = IndexMap::Kind::Tiled;
           M.back().Tile = T;

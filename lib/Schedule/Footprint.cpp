@@ -70,7 +70,13 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
     }
     if (!Clean || !Follows || Follows->Strided || Follows->Ilp < 2)
       continue;
-    long V = std::min(Follows->Ilp, 16 / ElemBytes);
+    // A vector starts each thread's run of outputs: its width divides the
+    // run (a power of two, as vector types are).
+    long V = 1;
+    while (V * 2 <= 16 / ElemBytes && Follows->Ilp % (V * 2) == 0)
+      V *= 2;
+    if (V < 2)
+      continue;
     // The contiguous dimension wins a tie: its loads need no transposing.
     if (V > BestVector || (V == BestVector && D == St.ContiguousDim)) {
       Best = D;

@@ -96,6 +96,13 @@ bool accessUses(const isl::map &Rel, int OutDim, unsigned InDim) {
   return Uses;
 }
 
+std::optional<long> fixedExtent(const isl::set &D, unsigned Pos) {
+  isl::val Min = D.dim_min_val(Pos), Max = D.dim_max_val(Pos);
+  if (!Min.is_int() || !Max.is_int() || !Min.is_zero())
+    return std::nullopt;
+  return toLong(Max) + 1;
+}
+
 static int opPrecedence(const isl::ast_expr &Expr) {
   isl_ast_expr *E = Expr.get();
   if (isl_ast_expr_get_type(E) != isl_ast_expr_op)

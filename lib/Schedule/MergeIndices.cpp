@@ -43,15 +43,6 @@ bool contains(const std::vector<unsigned> &V, unsigned X) {
   return std::find(V.begin(), V.end(), X) != V.end();
 }
 
-/// The number of values of dimension \p Pos of \p D when they are 0 .. N-1
-/// with N fixed, whatever the parameters; nothing otherwise.
-std::optional<long> fixedExtent(const isl::set &D, unsigned Pos) {
-  isl::val Min = D.dim_min_val(Pos), Max = D.dim_max_val(Pos);
-  if (!Min.is_int() || !Max.is_int() || !Min.is_zero())
-    return std::nullopt;
-  return toLong(Max) + 1;
-}
-
 /// The access function of \p Rel, where it has one piece.
 std::optional<isl::multi_aff> accessFunction(const isl::map &Rel) {
   isl::pw_multi_aff PMA = take(Rel.ctx(), isl_pw_multi_aff_from_map(Rel.copy()));

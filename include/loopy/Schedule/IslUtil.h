@@ -9,6 +9,7 @@
 
 #include <isl/cpp.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ isl::set eliminateParams(isl::set S, const std::vector<std::string> &Names);
 /// function \p Rel { S[...] -> A[...] } use input dimension \p InDim? Only
 /// the function is looked at, not the domain it is restricted to.
 bool accessUses(const isl::map &Rel, int OutDim, unsigned InDim);
+
+/// The number of values of dimension \p Pos of \p D when they are 0 .. N-1
+/// with N fixed, whatever the parameters (fixed sizes); nothing otherwise.
+std::optional<long> fixedExtent(const isl::set &D, unsigned Pos);
 
 /// C text of an isl AST expression. Floor division and min/max print as
 /// calls of loopy_floord, loopy_min and loopy_max, which every generated
