@@ -157,7 +157,8 @@ static std::string valueText(CodeGenState &G, const Expr &E,
     if (E.mathFn() == MathFn::Abs) {
       if (F)
         return "fabs(" + V(*E.Operands[0]) + ")";
-      std::string X = V(*E.Operands[0]);
+      // X in parentheses: "-" before a negated operand would read "--".
+      std::string X = "(" + V(*E.Operands[0]) + ")";
       return "(" + X + " < 0 ? -" + X + " : " + X + ")";
     }
     bool MinMax = E.mathFn() == MathFn::Min || E.mathFn() == MathFn::Max;
