@@ -200,10 +200,9 @@ Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
         LoweringCache *ViewCache = nullptr;
         if (Cache) {
           LoweringCache::Merged &M = Cache->merged();
-          if (!M.Made) {
+          if (!M.Cache) {
             M.View = mergeIndices(K);
             M.Cache = std::make_unique<LoweringCache>();
-            M.Made = true;
           }
           View = &M.View;
           ViewCache = M.Cache.get();

@@ -1,6 +1,8 @@
 //===- Kernel.cpp - The Kernel IR -----------------------------------------===//
 #include "loopy/IR/Kernel.h"
 
+#include <algorithm>
+
 namespace loopy {
 
 const char *argModeName(ArgMode M) {
@@ -30,6 +32,11 @@ const char *mathFnName(MathFn F) {
 const char *reduceOpName(ReduceOp Op) {
   static const char *Names[] = {"sum", "prod", "max", "min"};
   return Names[static_cast<int>(Op)];
+}
+
+int Statement::tuplePos(unsigned Index) const {
+  auto It = std::find(Indices.begin(), Indices.end(), Index);
+  return It == Indices.end() ? -1 : It - Indices.begin();
 }
 
 const Argument *Kernel::findArg(const std::string &N) const {

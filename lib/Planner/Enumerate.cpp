@@ -49,11 +49,6 @@ std::optional<unsigned> contiguousOutput(const Kernel &K, const Statement &S) {
   return std::nullopt;
 }
 
-/// Position of kernel index \p I in the tuple of \p S.
-unsigned tuplePos(const Statement &S, unsigned I) {
-  return std::find(S.Indices.begin(), S.Indices.end(), I) - S.Indices.begin();
-}
-
 struct AxisChoice {
   long Threads;
   long Ilp;
@@ -201,7 +196,7 @@ void enumerateGrid(const Kernel &K, const Statement &S,
     std::vector<std::vector<IndexMap>> Next;
     for (const auto &Prefix : GridMaps)
       for (const AxisChoice &C :
-           axisChoices(Axes[G], fixedExtent(S.Domain, tuplePos(S, Grid[G])))) {
+           axisChoices(Axes[G], fixedExtent(S.Domain, S.tuplePos(Grid[G])))) {
         IndexMap M;
         M.Index = Grid[G];
         M.K = IndexMap::Kind::Grid;
@@ -250,7 +245,7 @@ void enumerateGrid(const Kernel &K, const Statement &S,
         // A short fixed reduction (35 values) also in one tile of its
         // whole extent, with no partial tile.
         std::vector<long> Tiles = {8, 16, 32};
-        if (std::optional<long> E = fixedExtent(S.Domain, tuplePos(S, Red.back()));
+        if (std::optional<long> E = fixedExtent(S.Domain, S.tuplePos(Red.back()));
             E && *E > 8 && *E <= 64 && *E != 16 && *E != 32)
           Tiles.push_back(*E);
         for (long T : Tiles) {

@@ -70,8 +70,7 @@ isl::pw_aff StatementMapping::fixSizes(isl::pw_aff X) const {
 }
 
 int StatementMapping::tuplePos(unsigned Index) const {
-  auto It = std::find(S->Indices.begin(), S->Indices.end(), Index);
-  return It == S->Indices.end() ? -1 : It - S->Indices.begin();
+  return S->tuplePos(Index);
 }
 
 bool StatementMapping::isOutput(unsigned Index) const {

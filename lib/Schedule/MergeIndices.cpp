@@ -194,10 +194,6 @@ std::optional<Kernel> mergePair(const Kernel &K, unsigned P, unsigned Q,
   std::map<unsigned, std::vector<isl::multi_aff>> Functions; // by statement
   for (unsigned SI = 0; SI < K.Stmts.size(); ++SI) {
     const Statement &S = K.Stmts[SI];
-    auto LocalPos = [&](unsigned I) {
-      return unsigned(std::find(S.Indices.begin(), S.Indices.end(), I) -
-                      S.Indices.begin());
-    };
     std::vector<const Access *> All = {&S.Write};
     for (const Access &R : S.Reads)
       All.push_back(&R);
@@ -208,7 +204,7 @@ std::optional<Kernel> mergePair(const Kernel &K, unsigned P, unsigned Q,
       Functions[SI].push_back(*MA);
       if (!contains(S.Indices, P))
         continue;
-      unsigned LP = LocalPos(P), LQ = LocalPos(Q);
+      unsigned LP = S.tuplePos(P), LQ = S.tuplePos(Q);
       std::vector<unsigned> WithP, WithQ;
       for (unsigned D = 0; D < MA->size(); ++D) {
         if (involves(MA->at(D), LP))
@@ -253,8 +249,7 @@ std::optional<Kernel> mergePair(const Kernel &K, unsigned P, unsigned Q,
     const Statement &S = K.Stmts[SI];
     if (!contains(S.Indices, P))
       continue;
-    unsigned LP = std::find(S.Indices.begin(), S.Indices.end(), P) - S.Indices.begin();
-    unsigned LQ = std::find(S.Indices.begin(), S.Indices.end(), Q) - S.Indices.begin();
+    unsigned LP = S.tuplePos(P), LQ = S.tuplePos(Q);
     for (unsigned AI = 0; AI < Functions[SI].size(); ++AI) {
       const Access &A = AI == 0 ? S.Write : S.Reads[AI - 1];
       isl::multi_aff MA = Folded(A, Functions[SI][AI]);
@@ -315,8 +310,7 @@ std::optional<Kernel> mergePair(const Kernel &K, unsigned P, unsigned Q,
     Renumber(*N.Rhs);
     std::optional<isl::multi_aff> Back;
     if (contains(S.Indices, P)) {
-      unsigned LP = std::find(S.Indices.begin(), S.Indices.end(), P) - S.Indices.begin();
-      unsigned LQ = std::find(S.Indices.begin(), S.Indices.end(), Q) - S.Indices.begin();
+      unsigned LP = S.tuplePos(P), LQ = S.tuplePos(Q);
       N.Domain = mergeDims(S.Domain, LP, LQ, *NP, *NQ, MergedName);
       Back = unmerge(S.Domain.space(), N.Domain, LP, LQ, *NQ);
     }

@@ -527,13 +527,7 @@ void Lifter::findPrivateScalars() {
   std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
     if (!S)
       return;
-    const clang::Expr *Target = nullptr;
-    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
-        B && B->isAssignmentOp())
-      Target = B->getLHS();
-    else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
-             U && U->isIncrementDecrementOp())
-      Target = U->getSubExpr();
+    const clang::Expr *Target = storedTo(S);
     if (Target)
       if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParens()))
         if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl()))
@@ -559,13 +553,7 @@ void Lifter::poisonTargets(const clang::Stmt *S) {
   std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *X) {
     if (!X)
       return;
-    const clang::Expr *Target = nullptr;
-    if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(X);
-        B && B->isAssignmentOp())
-      Target = B->getLHS();
-    else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(X);
-             U && U->isIncrementDecrementOp())
-      Target = U->getSubExpr();
+    const clang::Expr *Target = storedTo(X);
     const clang::VarDecl *V = nullptr;
     if (Target)
       if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParens()))

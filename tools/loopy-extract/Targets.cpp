@@ -11,6 +11,16 @@
 
 namespace loopy::extract {
 
+const clang::Expr *storedTo(const clang::Stmt *S) {
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+      B && B->isAssignmentOp())
+    return B->getLHS();
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
+      U && U->isIncrementDecrementOp())
+    return U->getSubExpr();
+  return nullptr;
+}
+
 namespace {
 
 /// A declaration or statement of the main file, by where it starts.
@@ -100,14 +110,7 @@ bool mentions(const clang::Stmt *S, const clang::VarDecl *V) {
 bool steersNest(const clang::Stmt *S, const clang::VarDecl *V) {
   if (!S)
     return false;
-  const clang::Expr *Target = nullptr;
-  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
-      B && B->isAssignmentOp())
-    Target = B->getLHS();
-  else if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(S);
-           U && U->isIncrementDecrementOp())
-    Target = U->getSubExpr();
-  if (Target && mentions(Target, V))
+  if (const clang::Expr *Target = storedTo(S); Target && mentions(Target, V))
     return true;
   if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S))
     if (mentions(F->getInit(), V) || mentions(F->getCond(), V) ||

@@ -16,6 +16,7 @@
 
 namespace clang {
 class ASTContext;
+class Expr;
 class FunctionDecl;
 class Stmt;
 } // namespace clang
@@ -39,6 +40,10 @@ struct KernelRequest {
   /// The shape and assume pragmas of the kernel.
   std::vector<const LoopyPragma *> Shapes;
 };
+
+/// What the statement \p S stores to, where it is an assignment (compound
+/// or not) or an increment or decrement: its left side or operand.
+const clang::Expr *storedTo(const clang::Stmt *S);
 
 /// Matches the pragmas of the main file to their targets, in source order.
 /// Misplaced pragmas are reported and left out. A marked loop, or a marked

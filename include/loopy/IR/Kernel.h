@@ -68,6 +68,10 @@ struct Statement {
   std::vector<Access> Reads;
   ExprPtr Rhs;
 
+  /// Position of kernel index \p Index in the statement's tuple, or -1 if
+  /// the statement does not run over it.
+  int tuplePos(unsigned Index) const;
+
   Statement() = default;
   Statement(Statement &&) noexcept = default;
   Statement &operator=(Statement &&) noexcept = default;

@@ -97,10 +97,9 @@ public:
   StatementFacts &statement(const std::string &Name) { return Stmts[Name]; }
 
   /// The kernel with its indices merged (MergeIndices.h), made when a
-  /// merged variant is first lowered, with the cache of its own lowerings:
-  /// its indices are not the kernel's.
+  /// merged variant is first lowered, with the cache of its own lowerings
+  /// (its indices are not the kernel's); no cache until then.
   struct Merged {
-    bool Made = false;
     std::optional<MergedKernel> View;
     std::unique_ptr<LoweringCache> Cache;
   };
