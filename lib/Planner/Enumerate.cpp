@@ -99,6 +99,9 @@ std::vector<AxisChoice> axisChoices(Axis A, std::optional<long> Extent) {
 struct Family {
   std::vector<Axis> Axes;
   bool ReductionOnX; // the last reduction index takes x (block or split)
+  /// With no grid axis: a schedule of one thread (every index sequential)
+  /// is allowed, as for a statement without indices.
+  bool OneThread = false;
 };
 
 void enumerateFamily(const Kernel &K, const Statement &S,
@@ -131,6 +134,23 @@ std::vector<Candidate> enumerateStatement(const Kernel &K, const Statement &S,
     for (Schedule &Sch : Families[F])
       if (Seen.insert(Sch.str(K, S)).second)
         Out.push_back({std::move(Sch), F});
+  return Out;
+}
+
+/// The schedules with fewer grid axes than outputs (the first \p Axes of
+/// x, y, z), the other outputs sequential in each thread: for a grid past
+/// the device's limits at huge sizes. With no axis, the whole statement may
+/// run on one thread.
+std::vector<Candidate> enumerateFewerAxes(const Kernel &K, const Statement &S,
+                                          const PlannerOptions &Opts,
+                                          unsigned Axes) {
+  Family Fam{{Axis::X, Axis::Y, Axis::Z}, false, Axes == 0};
+  Fam.Axes.resize(Axes);
+  std::vector<Schedule> Schedules;
+  enumerateFamily(K, S, Opts, Fam, Schedules);
+  std::vector<Candidate> Out;
+  for (Schedule &Sch : Schedules)
+    Out.push_back({std::move(Sch), 0});
   return Out;
 }
 
@@ -310,7 +330,7 @@ void enumerateGrid(const Kernel &K, const Statement &S,
       // A statement without indices runs once, on one thread: the thread
       // constraints cannot apply to it.
       long T = Sch.totalThreads();
-      if (!S.Indices.empty() &&
+      if (!S.Indices.empty() && !(Fam.OneThread && T == 1) &&
           (T < Opts.MinThreads || T > Opts.MaxThreads || T % 32 != 0))
         continue;
       if (Sch.registerOutputs() > Opts.MaxRegisterOutputs)
@@ -388,6 +408,14 @@ static std::string unlaunchable(const Figures &F, const PlannerOptions &Opts) {
     return "the grid has fewer blocks than --min-blocks=" +
            std::to_string(Opts.MinBlocks);
   return "";
+}
+
+/// Whether some axis of \p F's grid has more blocks than the device allows.
+static bool pastGridLimit(const Figures &F) {
+  for (int A = 0; A < 3; ++A)
+    if (F.GridBlocks[A] > MaxGridBlocks[A])
+      return true;
+  return false;
 }
 
 /// Figures computed by analyzeStatement, by figuresKey.
@@ -500,30 +528,42 @@ static std::vector<Variant> planStatements(const Kernel &K,
     LoweringCache Isl;
     FiguresMemo Memo;
     CostFacts Facts(K, S);
-    for (Candidate &C : enumerateStatement(K, S, Opts)) {
-      Schedule &Sch = C.Sch;
-      Figures F;
-      std::string Reason;
-      if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, &Memo,
-                                Facts)) {
-        Why.add(Reason, C.Family);
-        continue;
+    bool PastGridLimit = false;
+    auto Keep = [&](std::vector<Candidate> Candidates) {
+      for (Candidate &C : Candidates) {
+        Schedule &Sch = C.Sch;
+        Figures F;
+        std::string Reason;
+        if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, &Memo,
+                                  Facts)) {
+          Why.add(Reason, C.Family);
+          continue;
+        }
+        if (F.SharedBytes > Opts.MaxSharedBytes) {
+          Why.add(
+              "the staged reads need more shared memory than --max-shared=" +
+                  std::to_string(Opts.MaxSharedBytes) + " bytes",
+              C.Family);
+          continue;
+        }
+        if (std::string R = unlaunchable(F, Opts); !R.empty()) {
+          PastGridLimit |= pastGridLimit(F);
+          Why.add(R, C.Family);
+          continue;
+        }
+        Legal.push_back({std::move(Sch), F});
+        // A statement with no point does nothing, whatever its schedule.
+        if (F.Empty)
+          break;
       }
-      if (F.SharedBytes > Opts.MaxSharedBytes) {
-        Why.add("the staged reads need more shared memory than --max-shared=" +
-                    std::to_string(Opts.MaxSharedBytes) + " bytes",
-                C.Family);
-        continue;
-      }
-      if (std::string R = unlaunchable(F, Opts); !R.empty()) {
-        Why.add(R, C.Family);
-        continue;
-      }
-      Legal.push_back({std::move(Sch), F});
-      // A statement with no point does nothing, whatever its schedule.
-      if (F.Empty)
-        break;
-    }
+    };
+    Keep(enumerateStatement(K, S, Opts));
+    // Grids past the device's limits (sizes near 2^31 and beyond): fewer
+    // outputs on the grid, the others sequential in each thread, down to
+    // the whole statement on one thread if need be.
+    for (int Axes = 2; Legal.empty() && PastGridLimit && Axes >= 0; --Axes)
+      if (static_cast<size_t>(Axes) < S.OutputIndices.size())
+        Keep(enumerateFewerAxes(K, S, Opts, Axes));
     if (Legal.empty()) {
       Error = "no schedule of statement " + S.Name + " fits the constraints" +
               Why.summary();

@@ -145,27 +145,50 @@ isl::set StatementMapping::blockIterations() const {
   return E.coalesce();
 }
 
-void StatementMapping::addOrigin(const isl::set &In, unsigned Index, long Sign,
-                                 std::vector<Term> &T, long &Cst) const {
+isl::set StatementMapping::addOriginConstraint(isl::set E, unsigned Index,
+                                              long Sign, std::vector<Term> T,
+                                              long Cst, bool Eq) const {
   auto O = Origins.find(Index);
   if (O == Origins.end())
-    return;
-  for (const auto &[Name, C] : O->second.Coefficients)
-    T.push_back({isl_dim_param, paramPos(In, Name), Sign * C});
-  Cst += Sign * O->second.Constant;
+    return addConstraint(E, T, Cst, Eq);
+  const IndexOrigin &Or = O->second;
+  if (!Or.Exact) {
+    for (const auto &[Name, C] : Or.Coefficients)
+      T.push_back({isl_dim_param, paramPos(E, Name), Sign * C});
+    return addConstraint(E, T, Cst + Sign * Or.Constant, Eq);
+  }
+  // An origin with floor divisions: a parameter stands for it in the
+  // constraint, is tied to the origin's value, and is projected out, so
+  // that isl writes the divisions into the set itself. The parameter's id
+  // carries a pointer of its own, so a size named "origin" stays apart.
+  isl_ctx *C = Ctx.get();
+  void *Tag = const_cast<IndexOrigin *>(&Or);
+  unsigned P = checkSize(C, isl_set_dim(E.get(), isl_dim_param));
+  isl::set X = take(C, isl_set_add_dims(E.copy(), isl_dim_param, 1));
+  X = take(C, isl_set_set_dim_id(X.release(), isl_dim_param, P,
+                                 isl_id_alloc(C, "origin", Tag)));
+  T.push_back({isl_dim_param, P, Sign});
+  X = addConstraint(X, T, Cst, Eq);
+  isl::set Params = isl::set::universe(X.params().space());
+  isl::pw_aff Value =
+      take(C, isl_pw_aff_param_on_domain_id(
+                  Params.release(), isl_id_alloc(C, "origin", Tag)));
+  isl::pw_aff Origin = take(
+      C, isl_pw_aff_align_params(Or.Exact->copy(), isl_set_get_space(X.get())));
+  X = X.intersect_params(Value.eq_set(Origin));
+  return take(C, isl_set_project_out(X.release(), isl_dim_param, P, 1));
 }
 
 isl::set StatementMapping::inTile(isl::set E, unsigned Index,
                                   const std::string &Param, long B) const {
   // B*p <= o - origin < B*(p + 1), on the statement's tuple.
   unsigned Pos = tuplePos(Index), P = paramPos(E, Param);
-  std::vector<Term> Low = {{isl_dim_set, Pos, 1}, {isl_dim_param, P, -B}};
-  std::vector<Term> High = {{isl_dim_set, Pos, -1}, {isl_dim_param, P, B}};
-  long LowCst = 0, HighCst = B - 1;
-  addOrigin(E, Index, -1, Low, LowCst);
-  addOrigin(E, Index, 1, High, HighCst);
-  E = addConstraint(E, Low, LowCst, false);
-  return addConstraint(E, High, HighCst, false);
+  E = addOriginConstraint(E, Index, -1,
+                          {{isl_dim_set, Pos, 1}, {isl_dim_param, P, -B}}, 0,
+                          false);
+  return addOriginConstraint(
+      E, Index, 1, {{isl_dim_set, Pos, -1}, {isl_dim_param, P, B}}, B - 1,
+      false);
 }
 
 /// The tiling relations on the tuple space \p Sp of piece \p P: output
@@ -191,9 +214,7 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
                             {isl_dim_param, B, -M.blockTile()},
                             {isl_dim_param, T, -TC},
                             {isl_dim_set, U, -UC}};
-    long Cst = 0;
-    addOrigin(E, M.Index, -1, Eq, Cst);
-    E = addConstraint(E, Eq, Cst, true);
+    E = addOriginConstraint(E, M.Index, -1, Eq, 0, true);
     E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
     E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
   }
@@ -233,8 +254,9 @@ isl::multi_aff StatementMapping::accessOnTuple(const isl::map &Rel,
 /// Where the blocks of index \p Index start (see IndexOrigin): its lowest
 /// value on the statement's domain where that can be negative. isl gives
 /// the lowest value as a function of the sizes; the blocks start there if
-/// it is one affine piece with integer coefficients, or else at its least
-/// value over all sizes if that is finite.
+/// it is one affine piece with integer coefficients, else at its least
+/// value over all sizes if that is finite, else at the lowest value itself
+/// (IndexOrigin::Exact).
 static Expected<IndexOrigin> indexOrigin(const StatementMapping &Map,
                                          unsigned Index) {
   const Kernel &K = *Map.K;
@@ -274,13 +296,10 @@ static Expected<IndexOrigin> indexOrigin(const StatementMapping &Map,
     O.Constant = toLong(Least);
     return O;
   }
-  std::ostringstream Text;
-  Text << Low;
-  return Failure::user(
-      "index " + quote(K.IndexNames[Index]) +
-      " takes negative values, and its lowest value " + Text.str() +
-      " is neither one affine function of the sizes nor bounded below; no "
-      "block covers it");
+  // Unbounded below, and not of integer coefficients: the lowest value
+  // itself, floor divisions and pieces as isl gives them.
+  O.Exact = Low;
+  return O;
 }
 
 Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
@@ -473,9 +492,8 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
     std::vector<Term> Eq = {{isl_dim_set, Kp, 1},
                             {isl_dim_set, Q, -Map.BlockRed->Threads},
                             {isl_dim_param, paramPos(E, Map.ThreadId[A]), -1}};
-    long Cst = 0;
-    Map.addOrigin(E, Map.BlockRed->Index, -1, Eq, Cst);
-    isl::set XS = addConstraint(isl::manage(X), Eq, Cst, true);
+    isl::set XS = Map.addOriginConstraint(isl::manage(X), Map.BlockRed->Index,
+                                          -1, Eq, 0, true);
     E = isl::manage(isl_set_project_out(XS.release(), isl_dim_set, Q, 1));
   }
   Map.Ext = E.coalesce();

@@ -27,11 +27,16 @@ namespace loopy {
 /// Where the blocks of an index start: 0, or -- for an index that takes
 /// negative values -- its lowest value, an affine function of the sizes
 /// not fixed at compile time (coefficients by parameter name, and a
-/// constant).
+/// constant), or, where it has no such form (a floor division of the sizes
+/// such as -floor(n / 2)), isl's lowest value itself.
 struct IndexOrigin {
   std::vector<std::pair<std::string, long>> Coefficients;
   long Constant = 0;
-  bool isZero() const { return Coefficients.empty() && Constant == 0; }
+  /// Set instead of the two above: the lowest value on the sizes.
+  std::optional<isl::pw_aff> Exact;
+  bool isZero() const {
+    return Coefficients.empty() && Constant == 0 && !Exact;
+  }
 };
 
 

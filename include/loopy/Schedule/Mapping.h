@@ -132,10 +132,11 @@ struct StatementMapping {
   /// Where the blocks of an index split among them start, for those that
   /// do not start at 0 (indices that take negative values).
   std::map<unsigned, IndexOrigin> Origins;
-  /// Appends \p Sign times the origin of \p Index (nothing if it starts at
-  /// 0) to \p T and \p Cst, on the parameters of \p In.
-  void addOrigin(const isl::set &In, unsigned Index, long Sign,
-                 std::vector<Term> &T, long &Cst) const;
+  /// \p E with the constraint \p T + \p Cst (= 0 if \p Eq, else >= 0)
+  /// where \p Sign times the origin of \p Index is added to the terms
+  /// (nothing if the index starts at 0).
+  isl::set addOriginConstraint(isl::set E, unsigned Index, long Sign,
+                               std::vector<Term> T, long Cst, bool Eq) const;
   /// \p E with B*p <= o - origin < B*(p + 1): index \p Index in the tile
   /// that parameter \p Param numbers.
   isl::set inTile(isl::set E, unsigned Index, const std::string &Param,
@@ -154,10 +155,8 @@ struct StatementMapping {
 };
 
 /// Maps statement \p S of \p K under \p Sch (which the result points to, as
-/// it does to \p K and \p S). Fails where the schedule breaks a rule, an
-/// index split among blocks takes negative values whose lowest is no
-/// affine function of the sizes, or the reductions are of a form the
-/// lowering does not support. \p Cache keeps the statement's facts (where
+/// it does to \p K and \p S). Fails where the schedule breaks a rule or
+/// the reductions are of a form the lowering does not support. \p Cache keeps the statement's facts (where
 /// each index's blocks start).
 Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
                                         const Schedule &Sch,
