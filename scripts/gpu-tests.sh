@@ -85,4 +85,24 @@ if "$bin/embed-matmul" 512 >"$work/embed.out" 2>&1 && grep -q "check: .* OK" "$w
 else
   echo "FAIL embed-matmul"; cat "$work/embed.out"; failed=1
 fi
+# A tuning read back through the API (loopy-bench's TunedKernel) loads the
+# CUBIN stored with the winner: no lowering, no NVRTC, at most 0.1 s per
+# row. The first run tunes (softmax has three kernels), the second reads.
+for run in first second; do
+  "$bin/loopy-bench" --suite=zoo --only=gemm,softmax --quick --budget=8 \
+    --db="$work/bench.db" "$work/bench-$run" >"$work/bench-$run.out" 2>&1
+done
+if python3 - "$work/bench-second/results.json" <<'PY'
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["results"]]
+bad = [r for r in rows if not r["ok"] or not r["from_database"] or r["db_read_s"] > 0.1]
+for r in rows:
+    print(f"{r['kernel']}: read back in {r['db_read_s']} s")
+sys.exit(1 if bad or not rows else 0)
+PY
+then
+  echo "PASS read back from the database: $(grep -o 'read from the database in [0-9.]* s' "$work/bench-second.out" | tr '\n' ' ')"
+else
+  echo "FAIL read back from the database"; cat "$work/bench-first.out" "$work/bench-second.out"; failed=1
+fi
 exit $failed

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace loopy::api {
@@ -84,6 +85,8 @@ struct Kernel::Impl {
 
 struct TunedKernel::Impl {
   TuneResult Result;
+  /// Warnings of the tuner (a damaged row of the database), as text.
+  std::string Warnings;
   std::map<std::string, long> Params;
   std::vector<device::DeviceKernel> Kernels;
   std::vector<std::array<long, 3>> Grids;
@@ -231,6 +234,44 @@ static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
   return std::move(*Prog);
 }
 
+/// Loads \p I's winner into the primary context of device 0: the code
+/// stored with it where there is some, else (a row of schema version 2)
+/// the variant lowered and compiled again.
+template <class TunedImpl>
+static void loadWinner(TunedImpl &I, const loopy::Kernel &K,
+                       const PlannerOptions &Planner, isl::ctx Ctx) {
+  std::vector<TunedLaunch> Launches = std::move(I.Result.Launches);
+  std::string Cubin = I.Result.Winner.Cubin;
+  if (Launches.empty() || Cubin.empty()) {
+    device::DeviceProgram Prog =
+        lowerVariant(K, Planner, I.Result.Winner.Schedule);
+    auto Compiled = compileVariant(I.Result.Winner.CudaSource, K.Name + ".cu",
+                                   gpu::localDeviceInfo(0).arch(), true);
+    if (!Compiled)
+      throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) +
+                  ":\n" + Compiled.failure().Message);
+    Cubin = std::move(*Compiled);
+    Launches.clear();
+    for (device::DeviceKernel &DK : Prog.Kernels) {
+      auto Blocks = launchBlocks(Ctx, DK, I.Params);
+      if (!Blocks)
+        throw Error(Blocks.failure().Message);
+      DK.Body.clear(); // only the signature and the launch shape are kept
+      Launches.push_back({std::move(DK), *Blocks});
+    }
+  }
+  I.Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
+  I.Module = std::make_unique<cuda::Module>(Cubin);
+  for (TunedLaunch &L : Launches) {
+    I.Grids.push_back(L.Grid);
+    I.Functions.push_back(I.Module->function(L.Kernel.Name));
+    if (L.Kernel.DynamicShared)
+      I.Functions.back().setMaxDynamicShared(
+          static_cast<int>(L.Kernel.DynamicShared));
+    I.Kernels.push_back(std::move(L.Kernel));
+  }
+}
+
 std::string Kernel::cuda(const std::string &Schedule) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   return printProgram(
@@ -271,36 +312,29 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   TO.Retune = S.Retune;
   TO.DbPath = S.Database;
   TO.Seed = S.Seed;
-  gpu::GpuWorker &W = worker();
   std::ostringstream Diag;
   DiagnosticEngine Diags(&B->source(), Diag);
-  auto Result = loopy::tune(R, TO, W, Diags);
-  if (!Result)
-    throw Error(Diag.str() + Result.failure().Message);
-  I->Result = std::move(*Result);
-
-  // The winner, loaded into this process.
-  device::DeviceProgram Prog =
-      lowerVariant(K, P->Planner, I->Result.Winner.Schedule);
-  auto Cubin = compileVariant(I->Result.Winner.CudaSource, K.Name + ".cu",
-                              W.device().arch(), true);
-  if (!Cubin)
-    throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) + ":\n" +
-                Cubin.failure().Message);
   try {
-    I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
-    I->Module = std::make_unique<cuda::Module>(*Cubin);
-    for (device::DeviceKernel &DK : Prog.Kernels) {
-      auto Blocks = launchBlocks(B->ctx(), DK, I->Params);
-      if (!Blocks)
-        throw Error(Blocks.failure().Message);
-      I->Grids.push_back(*Blocks);
-      I->Functions.push_back(I->Module->function(DK.Name));
-      if (DK.DynamicShared)
-        I->Functions.back().setMaxDynamicShared(static_cast<int>(DK.DynamicShared));
-      DK.Body.clear(); // only the signature and the launch shape are kept
-      I->Kernels.push_back(std::move(DK));
+    // A stored result is read through this process's own driver, which
+    // runs the kernel anyway: no worker starts.
+    std::optional<TuneResult> Stored;
+    if (!S.Retune) {
+      auto Hit = lookupTuned(R, TO, gpu::localDeviceInfo(0), Diags);
+      if (!Hit)
+        throw Error(Diag.str() + Hit.failure().Message);
+      Stored = std::move(*Hit);
     }
+    if (Stored) {
+      I->Result = std::move(*Stored);
+    } else {
+      gpu::GpuWorker &W = worker();
+      auto Result = loopy::tune(R, TO, W, Diags);
+      if (!Result)
+        throw Error(Diag.str() + Result.failure().Message);
+      I->Result = std::move(*Result);
+    }
+    I->Warnings = Diag.str();
+    loadWinner(*I, K, P->Planner, B->ctx());
   } catch (cuda::CudaError &E) {
     throw Error(E.what());
   } catch (gpu::NoGpuError &E) {
@@ -324,6 +358,7 @@ const std::string &TunedKernel::schedule() const {
 const std::string &TunedKernel::cudaSource() const {
   return P->Result.Winner.CudaSource;
 }
+const std::string &TunedKernel::warnings() const { return P->Warnings; }
 double TunedKernel::seconds() const { return P->Result.Winner.MedianSeconds; }
 double TunedKernel::gflops() const { return P->Result.Winner.GFlops; }
 bool TunedKernel::fromDatabase() const { return P->Result.FromDatabase; }

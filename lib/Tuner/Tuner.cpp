@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <ostream>
 #include <set>
 
@@ -287,25 +288,58 @@ public:
 
 /// tune() with its failures thrown: TuneError, TuningDBError (the
 /// database) and gpu::WorkerError (the worker).
-TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
-                  gpu::GpuWorker &W) {
-  auto Start = Clock::now();
-  const Kernel &K = *R.K;
+/// Says why a stored row cannot be used; the search replaces it.
+using Warner = std::function<void(const std::string &)>;
+
+/// Fills \p Result (its Key set) from \p Db; false where there is no
+/// usable row. A row whose compiled code is damaged is a miss, told to
+/// \p Warn.
+bool readStored(TuningDB &Db, TuneResult &Result, const Warner &Warn) {
+  auto Rec = Db.lookup(Result.Key);
+  if (!Rec)
+    return false;
+  std::string Where = "the tuning database " + quote(Db.path().string());
+  if (Rec->CodeDamaged) {
+    Warn("the compiled code stored in " + Where +
+         " does not match its hash; the kernel is tuned again");
+    return false;
+  }
+  if (Rec->hasCode()) {
+    auto Launches = decodeLaunches(Rec->Launches);
+    if (!Launches) {
+      Warn("the compiled code stored in " + Where + " cannot be read (" +
+           Launches.failure().Message + "); the kernel is tuned again");
+      return false;
+    }
+    Result.Launches = std::move(*Launches);
+  }
+  Result.FromDatabase = true;
+  Result.Winner = std::move(*Rec);
+  for (VariantResult &V : Db.variants(Result.Key))
+    Result.Variants.push_back({std::move(V)});
+  return true;
+}
+
+/// The result's fields that do not depend on the search.
+TuneResult startResult(const TuneRequest &R, const TuneOptions &Opts,
+                       const gpu::DeviceInfo &Dev) {
   TuneResult Result;
-  Result.Key = tuningKey(R, Opts.Planner, W.device());
-  Result.Work = countWork(K, R.Params);
+  Result.Key = tuningKey(R, Opts.Planner, Dev);
+  Result.Work = countWork(*R.K, R.Params);
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
+  return Result;
+}
+
+TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
+                  gpu::GpuWorker &W, const Warner &Warn) {
+  auto Start = Clock::now();
+  const Kernel &K = *R.K;
+  TuneResult Result = startResult(R, Opts, W.device());
   TuningDB Db(Result.Database);
   Result.DatabaseInMemory = Db.inMemory();
-  if (!Opts.Retune)
-    if (auto Rec = Db.lookup(Result.Key)) {
-      Result.FromDatabase = true;
-      Result.Winner = std::move(*Rec);
-      for (VariantResult &V : Db.variants(Result.Key))
-        Result.Variants.push_back({std::move(V)});
-      return Result;
-    }
+  if (!Opts.Retune && readStored(Db, Result, Warn))
+    return Result;
 
   auto Planned = planVariants(K, Opts.Planner);
   if (!Planned)
@@ -487,6 +521,13 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Rec.TuningSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
   Rec.Timestamp = static_cast<int64_t>(std::time(nullptr));
   Rec.LoopycVersion = LOOPY_VERSION;
+  // The winner's code, so that reading it back compiles nothing.
+  auto Launches = encodeLaunches(Isl.get(), *Code[BestIdx].Program, R.Params);
+  if (Launches) {
+    Rec.Cubin = Code[BestIdx].Cubin;
+    Rec.Launches = std::move(*Launches);
+    Result.Launches = std::move(*decodeLaunches(Rec.Launches));
+  }
   Result.Variants = std::move(Rows);
   std::vector<VariantResult> Stored;
   for (const TunedVariant &V : Result.Variants)
@@ -499,14 +540,35 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
 
 Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
                           gpu::GpuWorker &W, DiagnosticEngine &Diags) {
+  auto Warn = [&](const std::string &Msg) { Diags.warning(R.K->Loc, Msg); };
   try {
-    return search(R, Opts, W);
+    return search(R, Opts, W, Warn);
   } catch (TuneError &E) {
     Diags.error(R.K->Loc, E.what());
   } catch (TuningDBError &E) {
     Diags.error(E.what());
   } catch (gpu::WorkerError &E) {
     return Failure::internal(E.what());
+  }
+  return Failure::user("");
+}
+
+Expected<std::optional<TuneResult>> lookupTuned(const TuneRequest &R,
+                                                const TuneOptions &Opts,
+                                                const gpu::DeviceInfo &Dev,
+                                                DiagnosticEngine &Diags) {
+  if (Opts.Retune)
+    return std::optional<TuneResult>();
+  auto Warn = [&](const std::string &Msg) { Diags.warning(R.K->Loc, Msg); };
+  try {
+    TuneResult Result = startResult(R, Opts, Dev);
+    TuningDB Db(Result.Database);
+    Result.DatabaseInMemory = Db.inMemory();
+    if (!readStored(Db, Result, Warn))
+      return std::optional<TuneResult>();
+    return std::optional<TuneResult>(std::move(Result));
+  } catch (TuningDBError &E) {
+    Diags.error(E.what());
   }
   return Failure::user("");
 }

@@ -23,6 +23,7 @@
 #include "loopy/Runtime/GpuWorker.h"
 #include "loopy/Support/Diagnostics.h"
 #include "loopy/Support/Expected.h"
+#include "loopy/Tuner/TunedCode.h"
 #include "loopy/Tuner/TuningDB.h"
 
 #include <chrono>
@@ -97,6 +98,11 @@ struct TuneResult {
   bool FromDatabase = false;
   TuningKey Key;
   TuningRecord Winner;
+  /// The winner's launches, decoded from Winner.Launches, which go with
+  /// Winner.Cubin; empty where the database's row has no compiled code
+  /// (a row of schema version 2): the winner must be lowered and compiled
+  /// again to run.
+  std::vector<TunedLaunch> Launches;
   /// Every variant tried, fastest verified first, then the others; from
   /// the database, without ranks and resources.
   std::vector<TunedVariant> Variants;
@@ -118,6 +124,17 @@ struct TuneResult {
 /// internal Failure.
 Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
                           gpu::GpuWorker &W, DiagnosticEngine &Diags);
+
+/// The result stored for \p R on \p Dev, read without a GPU worker:
+/// nothing where the database has none (or \p Opts asks to retune). A
+/// row whose compiled code is damaged (its hash does not match) or cannot
+/// be read is a miss, with a warning on \p Diags at the kernel; the
+/// search that follows replaces it. A database that cannot be used is a
+/// user Failure, reported on \p Diags.
+Expected<std::optional<TuneResult>> lookupTuned(const TuneRequest &R,
+                                                const TuneOptions &Opts,
+                                                const gpu::DeviceInfo &Dev,
+                                                DiagnosticEngine &Diags);
 
 /// The key under which \p R's result, searched under \p Planner, is stored
 /// on \p Dev.

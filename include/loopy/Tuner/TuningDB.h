@@ -73,6 +73,17 @@ struct TuningRecord {
   int64_t Timestamp = 0;
   /// The loopyc version that tuned.
   std::string LoopycVersion;
+  /// The winner's compiled code, so that reading it back neither lowers
+  /// nor compiles: the CUBIN NVRTC made for the key's architecture, and
+  /// every launch of its program (encodeLaunches, Tuner/TunedCode.h). Both
+  /// empty where the row has none (one stored by schema version 2).
+  std::string Cubin;
+  std::string Launches;
+  /// lookup() found compiled code whose SHA-256 does not match the one
+  /// stored with it: Cubin and Launches are left empty, as for a row
+  /// without code, and the reader warns.
+  bool CodeDamaged = false;
+  bool hasCode() const { return !Cubin.empty() && !Launches.empty(); }
 };
 
 enum class VariantStatus {
@@ -136,8 +147,10 @@ public:
   /// The schema version this loopyc writes (PRAGMA user_version). Version
   /// 1 had no planner options in the key; a file of version 1 is upgraded
   /// when opened, and its results, which do not say under which options
-  /// they were searched, are dropped.
-  static constexpr int SchemaVersion = 2;
+  /// they were searched, are dropped. Version 2 kept no compiled code; a
+  /// file of version 2 is upgraded in place, keeping its rows, whose code
+  /// stays absent.
+  static constexpr int SchemaVersion = 3;
 
 private:
   struct Connection;
