@@ -100,7 +100,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
   } else {
     size_t Counts[4] = {0, 0, 0, 0};
     for (const TunedVariant &V : R.Variants)
-      ++Counts[static_cast<int>(V.Result.Status)];
+      if (!V.SameAs)
+        ++Counts[static_cast<int>(V.Result.Status)];
     OS << "// search: " << R.Variants.size() << " of " << R.PlannedVariants
        << " variants tried (";
     if (TO.Exhaustive)
@@ -109,7 +110,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
       OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget);
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
-       << " dropped; " << fixed(W.TuningSeconds, 1) << " s (compiling "
+       << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
+       << fixed(W.TuningSeconds, 1) << " s (compiling "
        << fixed(R.CompileSeconds, 1) << " s, verification runs "
        << fixed(R.RunSeconds, 1) << " s, checks " << fixed(R.CheckSeconds, 1)
        << " s, timing " << fixed(R.TimingSeconds, 1) << " s); seed "

@@ -24,7 +24,11 @@
 #include <ctime>
 #include <functional>
 #include <ostream>
+#include <condition_variable>
+#include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #ifndef LOOPY_VERSION
 #define LOOPY_VERSION "unknown"
@@ -91,6 +95,27 @@ programLaunches(isl::ctx Ctx, const DeviceProgram &P, const HostData &Data) {
   return Launches;
 }
 
+std::string codeIdentity(const std::string &Cuda, const DeviceProgram &P) {
+  std::string Id;
+  size_t Pos = 0;
+  while (Pos < Cuda.size()) {
+    size_t End = Cuda.find('\n', Pos);
+    End = End == std::string::npos ? Cuda.size() : End + 1;
+    if (Cuda.compare(Pos, 12, "// schedule:") != 0)
+      Id.append(Cuda, Pos, End - Pos);
+    Pos = End;
+  }
+  for (const DeviceKernel &DK : P.Kernels) {
+    Id += "\nlaunch " + DK.Name;
+    for (int A = 0; A < 3; ++A)
+      Id += " " + std::to_string(DK.BlockDim[A]) + " " + DK.GridIsl[A];
+    Id += " " + std::to_string(DK.DynamicShared);
+    for (const auto &[Name, Bytes] : DK.Aligned)
+      Id += " " + Name + ":" + std::to_string(Bytes);
+  }
+  return Id;
+}
+
 namespace {
 
 /// The first line of \p S.
@@ -137,39 +162,101 @@ struct Compiled {
   std::string Source;
   std::string Cubin;
   std::string Error;
+  /// The better-ranked candidate whose printed code and launches are the
+  /// same: this one shares its compile and its result.
+  std::optional<size_t> SameAs;
 };
 
-/// Lowers, prints and compiles the candidates on every core; compiled
-/// variants are cached on disk.
-std::vector<Compiled> compileCandidates(const TuneRequest &R,
-                                        const std::vector<Variant> &Vs,
-                                        const std::vector<size_t> &Pick,
-                                        const TuneOptions &Opts,
-                                        const std::string &Arch) {
+/// Lowers and prints the candidates on every core, and marks each one
+/// whose code is a better-ranked one's (SameAs).
+std::vector<Compiled> lowerCandidates(const TuneRequest &R,
+                                      const std::vector<Variant> &Vs,
+                                      const std::vector<size_t> &Pick,
+                                      const TuneOptions &Opts) {
   std::vector<Expected<DeviceProgram>> Lowered =
       lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
+  std::map<std::string, size_t> First;
   for (size_t I = 0; I < Pick.size(); ++I) {
     if (!Lowered[I]) {
       Out[I].Error = "lowering failed: " + Lowered[I].failure().Message;
       continue;
     }
-    if (I == 1 && !Opts.Plant.empty() && !plantBug(*Lowered[I], Opts.Plant))
+    if (I == 1 && Opts.Plant == TuneOptions::SameCodePlant) {
+      // Testing: the first candidate's program once more.
+      Lowered[I] = std::move(
+          lowerVariants(*R.Source, R.KernelIndex, Vs, {Pick[0]}, 1)[0]);
+      assert(Lowered[I] && "the first candidate lowered before");
+    } else if (I == 1 && !Opts.Plant.empty() &&
+               !plantBug(*Lowered[I], Opts.Plant)) {
       Out[I].Error = "nothing to plant " + Opts.Plant + " in";
+    }
     Out[I].Source = printProgram(*Lowered[I], Dialect::CUDA);
     Out[I].Program = std::move(*Lowered[I]);
+    if (!Out[I].Error.empty())
+      continue;
+    auto [It, New] =
+        First.emplace(codeIdentity(Out[I].Source, *Out[I].Program), I);
+    if (!New)
+      Out[I].SameAs = It->second;
   }
-  std::optional<CompileCache> Cache;
-  try {
-    Cache.emplace(Opts.CacheDir.empty() ? defaultCompileCacheDir()
-                                        : std::filesystem::path(Opts.CacheDir));
-  } catch (CompileCacheError &) {
-    // Without a cache every variant is compiled; that is all.
+  return Out;
+}
+
+/// Compiles the candidates with NVRTC on a pool of threads, in rank order,
+/// while the caller runs those that are ready (wait()); compiled variants
+/// are cached on disk. A candidate with an error or the code of another
+/// is not compiled.
+class BackgroundCompiler {
+public:
+  BackgroundCompiler(std::vector<Compiled> &Code, std::string FileName,
+                     std::string Arch, const TuneOptions &Opts)
+      : Code(Code), FileName(std::move(FileName)), Arch(std::move(Arch)),
+        Nvrtc(nvrtcVersionString()), Done(Code.size(), 0) {
+    try {
+      Cache.emplace(Opts.CacheDir.empty()
+                        ? defaultCompileCacheDir()
+                        : std::filesystem::path(Opts.CacheDir));
+    } catch (CompileCacheError &) {
+      // Without a cache every variant is compiled; that is all.
+    }
+    unsigned N = workerCount(Opts.Jobs, Code.size());
+    for (unsigned T = 0; T < N; ++T)
+      Threads.emplace_back([this] { work(); });
   }
-  const std::string Nvrtc = nvrtcVersionString();
-  parallelFor(Pick.size(), Opts.Jobs, [&](size_t I) {
-    Compiled &C = Out[I];
-    if (!C.Error.empty())
+  ~BackgroundCompiler() {
+    Stop = true;
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  BackgroundCompiler(const BackgroundCompiler &) = delete;
+  BackgroundCompiler &operator=(const BackgroundCompiler &) = delete;
+
+  /// Returns once candidate \p I (and the one whose code it shares) is
+  /// compiled or has failed.
+  void wait(size_t I) {
+    size_t J = Code[I].SameAs.value_or(I);
+    std::unique_lock<std::mutex> L(M);
+    Ready.wait(L, [&] { return Done[J] != 0; });
+  }
+
+private:
+  void work() {
+    for (;;) {
+      size_t I = Next++;
+      if (I >= Code.size() || Stop)
+        return;
+      compile(Code[I]);
+      {
+        std::lock_guard<std::mutex> L(M);
+        Done[I] = 1;
+      }
+      Ready.notify_all();
+    }
+  }
+
+  void compile(Compiled &C) {
+    if (!C.Error.empty() || C.SameAs)
       return;
     std::string Key = compileCacheKey(C.Source, nvrtcOptions(), Nvrtc, Arch);
     if (Cache)
@@ -180,7 +267,7 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
         }
       } catch (CompileCacheError &) {
       }
-    NvrtcResult NR = compileCuda(C.Source, R.K->Name + ".cu", Arch, true);
+    NvrtcResult NR = compileCuda(C.Source, FileName, Arch, true);
     if (!NR.Ok) {
       C.Error = "NVRTC: " + firstLine(NR.Log);
       return;
@@ -191,9 +278,18 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
         Cache->store(Key, {C.Cubin, NR.Log});
       } catch (CompileCacheError &) {
       }
-  });
-  return Out;
-}
+  }
+
+  std::vector<Compiled> &Code;
+  std::string FileName, Arch, Nvrtc;
+  std::optional<CompileCache> Cache;
+  std::atomic<size_t> Next{0};
+  std::atomic<bool> Stop{false};
+  std::mutex M;
+  std::condition_variable Ready;
+  std::vector<char> Done;
+  std::vector<std::thread> Threads;
+};
 
 /// Checks candidates' outputs.
 class Verifier {
@@ -377,9 +473,11 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     return std::chrono::duration<double>(Clock::now() - T).count();
   };
   auto Phase = Clock::now();
-  std::vector<Compiled> Code =
-      compileCandidates(R, Vs, Pick, Opts, W.device().arch());
+  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts);
   Result.CompileSeconds = Since(Phase);
+  // NVRTC runs in the background from here on, best ranked first, while
+  // the reference is computed and the compiled candidates run.
+  BackgroundCompiler Compiler(Code, K.Name + ".cu", W.device().arch(), Opts);
   Phase = Clock::now();
   Verifier Check(K, *Data, Opts, Result.Work.Flops);
   Result.CheckSeconds = Since(Phase);
@@ -402,6 +500,25 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       std::replace(Why.begin(), Why.end(), '\n', ' ');
       VR.Reason = std::move(Why);
     };
+    Phase = Clock::now();
+    Compiler.wait(I);
+    Result.CompileSeconds += Since(Phase);
+    if (Code[I].SameAs) {
+      // The same program as a better-ranked candidate: its result.
+      const TunedVariant &Same = Rows[*Code[I].SameAs];
+      Row.Result.Status = Same.Result.Status;
+      Row.Result.Seconds = Same.Result.Seconds;
+      Row.Result.Reason = "same code as " + Same.Result.Schedule;
+      if (!Same.Result.Reason.empty())
+        Row.Result.Reason += " (" + Same.Result.Reason + ")";
+      Row.GFlops = Same.GFlops;
+      Row.GBytesPerSecond = Same.GBytesPerSecond;
+      Row.Registers = Same.Registers;
+      Row.BlocksPerMultiprocessor = Same.BlocksPerMultiprocessor;
+      Row.SameAs = true;
+      ++Result.SameCode;
+      continue;
+    }
     if (!Code[I].Error.empty()) {
       Fail(VariantStatus::Failed, Code[I].Error);
       continue;
@@ -516,8 +633,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Rec.GFlops = Win.GFlops;
   Rec.GBytesPerSecond = Win.GBytesPerSecond;
   Rec.VariantsTimed = static_cast<int64_t>(std::count_if(
-      Rows.begin(), Rows.end(),
-      [](const TunedVariant &V) { return V.Result.Seconds.has_value(); }));
+      Rows.begin(), Rows.end(), [](const TunedVariant &V) {
+        return V.Result.Seconds.has_value() && !V.SameAs;
+      }));
   Rec.TuningSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
   Rec.Timestamp = static_cast<int64_t>(std::time(nullptr));
   Rec.LoopycVersion = LOOPY_VERSION;

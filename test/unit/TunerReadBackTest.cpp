@@ -391,3 +391,136 @@ TEST_F(FakeTuner, ReadBackTimeOfAZooKernel) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(FakeTuner, SameCodeIsNeitherCompiledNorTimedAgain) {
+  // The second candidate given the first one's program: it shares that
+  // one's result, says so, and does not count as timed.
+  std::ostringstream Diag;
+  auto C = check(readFile(LOOPY_SOURCE_DIR "/test/Driver/Inputs/copy.loop"),
+                 {{"n", 256}}, Diag);
+  ASSERT_TRUE(C) << Diag.str();
+  TuneRequest R = request(*C);
+  TuneOptions Opts;
+  Opts.DbPath = (T.path() / "tuning.db").string();
+  Opts.Budget = 4;
+  Opts.Plant = TuneOptions::SameCodePlant;
+  auto W = gpu::startGpuWorker();
+  ASSERT_TRUE(W) << W.failure().Message;
+  DiagnosticEngine Diags(&C->source(), Diag);
+  auto Tuned = tune(R, Opts, **W, Diags);
+  ASSERT_TRUE(Tuned) << Diag.str();
+  EXPECT_EQ(Tuned->SameCode, 1u);
+  EXPECT_EQ(Tuned->Winner.VariantsTimed, 3);
+  ASSERT_EQ(Tuned->Variants.size(), 4u);
+  auto Same = std::find_if(Tuned->Variants.begin(), Tuned->Variants.end(),
+                           [](const TunedVariant &V) { return V.SameAs; });
+  ASSERT_NE(Same, Tuned->Variants.end());
+  EXPECT_EQ(Same->Rank, 1u);
+  EXPECT_EQ(Same->Result.Status, VariantStatus::Ok);
+  EXPECT_EQ(Same->Result.Reason, "same code as " + Tuned->Variants[0].Result.Schedule);
+  EXPECT_EQ(Same->Result.Seconds, Tuned->Variants[0].Result.Seconds);
+  // The database's variant table says it too.
+  std::vector<VariantResult> Stored = TuningDB(Opts.DbPath).variants(Tuned->Key);
+  EXPECT_EQ(std::count_if(Stored.begin(), Stored.end(),
+                          [](const VariantResult &V) {
+                            return V.Reason.rfind("same code as ", 0) == 0;
+                          }),
+            1);
+}
+
+} // namespace
+
+namespace {
+
+TEST(TunedCode, IdentityIgnoresOnlyTheScheduleLines) {
+  std::ostringstream Diag;
+  auto C = check(Dot, {{"n", 1 << 20}}, Diag);
+  ASSERT_TRUE(C) << Diag.str();
+  auto Vs = planVariants(C->kernels()[0], PlannerOptions());
+  ASSERT_TRUE(Vs);
+  ASSERT_GE(Vs->size(), 2u);
+  auto L = lowerVariants(*C, 0, *Vs, {0, 1, 0}, 1);
+  ASSERT_TRUE(L[0] && L[1] && L[2]);
+  std::string A = printProgram(*L[0], Dialect::CUDA);
+  std::string B = printProgram(*L[1], Dialect::CUDA);
+  EXPECT_EQ(codeIdentity(A, *L[0]), codeIdentity(A, *L[2]));
+  EXPECT_NE(codeIdentity(A, *L[0]), codeIdentity(B, *L[1]));
+  // Another schedule's name alone is the same program; another block is
+  // not, even with the same text.
+  std::string Renamed = A;
+  for (size_t P = 0; (P = Renamed.find("// schedule: ", P)) != std::string::npos; ++P)
+    Renamed.insert(P + 13, "x");
+  EXPECT_EQ(codeIdentity(Renamed, *L[0]), codeIdentity(A, *L[0]));
+  L[2]->Kernels.back().BlockDim[1] = 2;
+  EXPECT_NE(codeIdentity(A, *L[0]), codeIdentity(A, *L[2]));
+}
+
+/// Counts, for each zoo file at its first benchmark size, the candidates
+/// within its budget whose code is a better-ranked one's. Slow (it lowers
+/// every candidate): run with --gtest_also_run_disabled_tests.
+TEST(TunedCode, DISABLED_CountZooDuplicates) {
+  size_t Total = 0, Same = 0;
+  std::vector<fs::path> Files;
+  for (const auto &E : fs::directory_iterator(LOOPY_SOURCE_DIR "/benchmarks/zoo"))
+    if (E.path().extension() == ".loop")
+      Files.push_back(E.path());
+  std::sort(Files.begin(), Files.end());
+  for (const fs::path &F : Files) {
+    std::string Text = readFile(F.string());
+    std::map<std::string, long> Sizes;
+    size_t Budget = 64;
+    std::istringstream In(Text);
+    std::string Line;
+    bool HaveSize = false;
+    while (std::getline(In, Line)) {
+      if (!HaveSize && Line.rfind("# bench: size ", 0) == 0) {
+        std::istringstream Words(Line.substr(14));
+        std::string W;
+        while (Words >> W)
+          if (auto Eq = W.find('='); Eq != std::string::npos)
+            Sizes[W.substr(0, Eq)] = std::stol(W.substr(Eq + 1));
+        HaveSize = true;
+      }
+      if (Line.rfind("# bench: budget ", 0) == 0)
+        Budget = std::stoul(Line.substr(16));
+    }
+    std::ostringstream Diag;
+    auto C = check(Text, Sizes, Diag);
+    ASSERT_TRUE(C) << F << Diag.str();
+    std::string Row = F.filename().string() + ":";
+    for (size_t KI = 0; KI < C->kernels().size(); ++KI) {
+      auto Vs = planVariants(C->kernels()[KI], PlannerOptions());
+      if (!Vs)
+        continue;
+      std::vector<size_t> Pick;
+      for (size_t I = 0; I < std::min(Budget, Vs->size()); ++I)
+        Pick.push_back(I);
+      auto L = lowerVariants(*C, KI, *Vs, Pick, 0);
+      std::map<std::string, size_t> First;
+      size_t Dup = 0;
+      std::string Example;
+      for (size_t I = 0; I < L.size(); ++I) {
+        if (!L[I])
+          continue;
+        auto [It, New] = First.emplace(
+            codeIdentity(printProgram(*L[I], Dialect::CUDA), *L[I]), I);
+        if (!New && Example.empty())
+          Example = " ('" + (*Vs)[I].Name + "' = '" + (*Vs)[It->second].Name + "')";
+        Dup += !New;
+      }
+      Total += L.size();
+      Same += Dup;
+      Row += " " + C->kernels()[KI].Name + " " + std::to_string(Dup) + "/" +
+             std::to_string(L.size()) + Example;
+    }
+    std::printf("%s\n", Row.c_str());
+    std::fflush(stdout);
+  }
+  std::printf("zoo: %zu of %zu candidates within the budgets have a "
+              "better-ranked one's code\n",
+              Same, Total);
+}
+
+} // namespace
