@@ -477,9 +477,11 @@ std::vector<VariantResult> TuningDB::variants(const TuningKey &Key) {
   return Result;
 }
 
-void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
+/// Replaces the row under \p Key, inside the caller's write transaction.
+static void storeRow(SqliteFile &F, const TuningKey &Key,
+                     const TuningRecord &Record,
                      const std::vector<VariantResult> &Variants) {
-  WriteTransaction T(*Db);
+  SqliteFile *Db = &F;
   Db->prepare("DELETE FROM tuning WHERE " LOOPY_KEY_MATCH).bindKey(Key).step();
   Statement Insert = Db->prepare(
       "INSERT INTO tuning (kernel_hash, fixed_params, device, "
@@ -520,6 +522,12 @@ void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
         .step();
     InsertVariant.reset();
   }
+}
+
+void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
+                     const std::vector<VariantResult> &Variants) {
+  WriteTransaction T(*Db);
+  storeRow(*Db, Key, Record, Variants);
   T.commit();
 }
 
@@ -529,6 +537,40 @@ bool TuningDB::erase(const TuningKey &Key) {
   bool Erased = sqlite3_changes(Db->db()) > 0;
   T.commit();
   return Erased;
+}
+
+std::vector<TuningDB::Row> TuningDB::rows() {
+  Statement S = Db->prepare(
+      "SELECT id, kernel_hash, fixed_params, device, compute_capability, "
+      "driver_version, nvrtc_version, planner_options FROM tuning ORDER BY id");
+  std::vector<Row> Out;
+  while (S.step()) {
+    Row R;
+    R.Key = {S.text(1), S.text(2), S.text(3), S.text(4),
+             S.text(5), S.text(6), S.text(7)};
+    // lookup() checks the code's hash: a damaged row is exported without
+    // its code.
+    R.Record = *lookup(R.Key);
+    R.Variants = variants(R.Key);
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+TuningDB::MergeCounts TuningDB::merge(const std::vector<Row> &Rows) {
+  MergeCounts Counts;
+  WriteTransaction T(*Db);
+  for (const Row &R : Rows) {
+    std::optional<TuningRecord> Old = lookup(R.Key);
+    if (Old && Old->MedianSeconds <= R.Record.MedianSeconds) {
+      ++Counts.Kept;
+      continue;
+    }
+    ++(Old ? Counts.Replaced : Counts.Added);
+    storeRow(*Db, R.Key, R.Record, R.Variants);
+  }
+  T.commit();
+  return Counts;
 }
 
 std::filesystem::path defaultTuningDbPath() {
