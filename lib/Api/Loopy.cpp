@@ -234,42 +234,29 @@ static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
   return std::move(*Prog);
 }
 
-/// Loads \p I's winner into the primary context of device 0: the code
-/// stored with it where there is some, else (a row of schema version 2)
-/// the variant lowered and compiled again.
-template <class TunedImpl>
-static void loadWinner(TunedImpl &I, const loopy::Kernel &K,
-                       const PlannerOptions &Planner, isl::ctx Ctx) {
-  std::vector<TunedLaunch> Launches = std::move(I.Result.Launches);
-  std::string Cubin = I.Result.Winner.Cubin;
-  if (Launches.empty() || Cubin.empty()) {
-    device::DeviceProgram Prog =
-        lowerVariant(K, Planner, I.Result.Winner.Schedule);
-    auto Compiled = compileVariant(I.Result.Winner.CudaSource, K.Name + ".cu",
-                                   gpu::localDeviceInfo(0).arch(), true);
-    if (!Compiled)
-      throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) +
-                  ":\n" + Compiled.failure().Message);
-    Cubin = std::move(*Compiled);
-    Launches.clear();
-    for (device::DeviceKernel &DK : Prog.Kernels) {
-      auto Blocks = launchBlocks(Ctx, DK, I.Params);
-      if (!Blocks)
-        throw Error(Blocks.failure().Message);
-      DK.Body.clear(); // only the signature and the launch shape are kept
-      Launches.push_back({std::move(DK), *Blocks});
-    }
+/// The winner's CUBIN and launches: those stored with it where there are
+/// some, else (a row of schema version 2) the variant lowered and compiled
+/// again.
+static std::pair<std::string, std::vector<TunedLaunch>>
+winnerCode(TuneResult &R, const loopy::Kernel &K, const PlannerOptions &Planner,
+           isl::ctx Ctx, const ParamValues &Params) {
+  if (!R.Launches.empty() && !R.Winner.Cubin.empty())
+    return {R.Winner.Cubin, std::move(R.Launches)};
+  device::DeviceProgram Prog = lowerVariant(K, Planner, R.Winner.Schedule);
+  auto Compiled = compileVariant(R.Winner.CudaSource, K.Name + ".cu",
+                                 gpu::localDeviceInfo(0).arch(), true);
+  if (!Compiled)
+    throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) +
+                ":\n" + Compiled.failure().Message);
+  std::vector<TunedLaunch> Launches;
+  for (device::DeviceKernel &DK : Prog.Kernels) {
+    auto Blocks = launchBlocks(Ctx, DK, Params);
+    if (!Blocks)
+      throw Error(Blocks.failure().Message);
+    DK.Body.clear(); // only the signature and the launch shape are kept
+    Launches.push_back({std::move(DK), *Blocks});
   }
-  I.Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
-  I.Module = std::make_unique<cuda::Module>(Cubin);
-  for (TunedLaunch &L : Launches) {
-    I.Grids.push_back(L.Grid);
-    I.Functions.push_back(I.Module->function(L.Kernel.Name));
-    if (L.Kernel.DynamicShared)
-      I.Functions.back().setMaxDynamicShared(
-          static_cast<int>(L.Kernel.DynamicShared));
-    I.Kernels.push_back(std::move(L.Kernel));
-  }
+  return {std::move(*Compiled), std::move(Launches)};
 }
 
 std::string Kernel::cuda(const std::string &Schedule) const {
@@ -334,7 +321,19 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
       I->Result = std::move(*Result);
     }
     I->Warnings = Diag.str();
-    loadWinner(*I, K, P->Planner, B->ctx());
+    // The winner, loaded into this process.
+    auto [Cubin, Launches] =
+        winnerCode(I->Result, K, P->Planner, B->ctx(), I->Params);
+    I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
+    I->Module = std::make_unique<cuda::Module>(Cubin);
+    for (TunedLaunch &L : Launches) {
+      I->Grids.push_back(L.Grid);
+      I->Functions.push_back(I->Module->function(L.Kernel.Name));
+      if (L.Kernel.DynamicShared)
+        I->Functions.back().setMaxDynamicShared(
+            static_cast<int>(L.Kernel.DynamicShared));
+      I->Kernels.push_back(std::move(L.Kernel));
+    }
   } catch (cuda::CudaError &E) {
     throw Error(E.what());
   } catch (gpu::NoGpuError &E) {
