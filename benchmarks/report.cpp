@@ -41,7 +41,7 @@ std::string tableLine(const Row &R, double Copy) {
                 100 * Rate(R.Bytes) / Copy, R.TuningSeconds);
   std::string S = Buf;
   if (R.FromDatabase)
-    S += fmt(" (read from the database in %.2f s)", R.LookupSeconds);
+    S += fmt(" (read from the database in %.3f s)", R.LookupSeconds);
   if (!R.Ok)
     S += "  WRONG: " + R.Error;
   return S;
@@ -93,6 +93,7 @@ void writeJson(const std::string &Path, const std::vector<Row> &Rows,
         {"copy_fraction", Rate(R.Bytes) / Info.CopyBandwidth},
         {"tuning_s", R.TuningSeconds},
         {"this_run_tune_call_s", R.LookupSeconds},
+        {"db_read_s", R.FromDatabase ? loopy::Json(R.LookupSeconds) : loopy::Json()},
         {"from_database", R.FromDatabase},
         {"max_error", std::isfinite(R.MaxError) ? R.MaxError : -1},
         {"ok", R.Ok},

@@ -73,6 +73,10 @@ public:
   double gflops() const;
   /// The result came from the tuning database.
   bool fromDatabase() const;
+  /// Warnings of the tuning, as loopyc would print them (a row of the
+  /// tuning database whose compiled code was damaged, and so tuned again);
+  /// empty where there were none.
+  const std::string &warnings() const;
   /// What the search took, when it ran (also for a result read from the
   /// database).
   double tuningSeconds() const;

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace loopy::api {
@@ -84,6 +85,8 @@ struct Kernel::Impl {
 
 struct TunedKernel::Impl {
   TuneResult Result;
+  /// Warnings of the tuner (a damaged row of the database), as text.
+  std::string Warnings;
   std::map<std::string, long> Params;
   std::vector<device::DeviceKernel> Kernels;
   std::vector<std::array<long, 3>> Grids;
@@ -231,6 +234,31 @@ static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
   return std::move(*Prog);
 }
 
+/// The winner's CUBIN and launches: those stored with it where there are
+/// some, else (a row of schema version 2) the variant lowered and compiled
+/// again.
+static std::pair<std::string, std::vector<TunedLaunch>>
+winnerCode(TuneResult &R, const loopy::Kernel &K, const PlannerOptions &Planner,
+           isl::ctx Ctx, const ParamValues &Params) {
+  if (!R.Launches.empty() && !R.Winner.Cubin.empty())
+    return {R.Winner.Cubin, std::move(R.Launches)};
+  device::DeviceProgram Prog = lowerVariant(K, Planner, R.Winner.Schedule);
+  auto Compiled = compileVariant(R.Winner.CudaSource, K.Name + ".cu",
+                                 gpu::localDeviceInfo(0).arch(), true);
+  if (!Compiled)
+    throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) +
+                ":\n" + Compiled.failure().Message);
+  std::vector<TunedLaunch> Launches;
+  for (device::DeviceKernel &DK : Prog.Kernels) {
+    auto Blocks = launchBlocks(Ctx, DK, Params);
+    if (!Blocks)
+      throw Error(Blocks.failure().Message);
+    DK.Body.clear(); // only the signature and the launch shape are kept
+    Launches.push_back({std::move(DK), *Blocks});
+  }
+  return {std::move(*Compiled), std::move(Launches)};
+}
+
 std::string Kernel::cuda(const std::string &Schedule) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   return printProgram(
@@ -271,35 +299,40 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   TO.Retune = S.Retune;
   TO.DbPath = S.Database;
   TO.Seed = S.Seed;
-  gpu::GpuWorker &W = worker();
   std::ostringstream Diag;
   DiagnosticEngine Diags(&B->source(), Diag);
-  auto Result = loopy::tune(R, TO, W, Diags);
-  if (!Result)
-    throw Error(Diag.str() + Result.failure().Message);
-  I->Result = std::move(*Result);
-
-  // The winner, loaded into this process.
-  device::DeviceProgram Prog =
-      lowerVariant(K, P->Planner, I->Result.Winner.Schedule);
-  auto Cubin = compileVariant(I->Result.Winner.CudaSource, K.Name + ".cu",
-                              W.device().arch(), true);
-  if (!Cubin)
-    throw Error("NVRTC failed on the tuned variant of " + quote(K.Name) + ":\n" +
-                Cubin.failure().Message);
   try {
+    // A stored result is read through this process's own driver, which
+    // runs the kernel anyway: no worker starts.
+    std::optional<TuneResult> Stored;
+    if (!S.Retune) {
+      auto Hit = lookupTuned(R, TO, gpu::localDeviceInfo(0), Diags);
+      if (!Hit)
+        throw Error(Diag.str() + Hit.failure().Message);
+      Stored = std::move(*Hit);
+    }
+    if (Stored) {
+      I->Result = std::move(*Stored);
+    } else {
+      gpu::GpuWorker &W = worker();
+      auto Result = loopy::tune(R, TO, W, Diags);
+      if (!Result)
+        throw Error(Diag.str() + Result.failure().Message);
+      I->Result = std::move(*Result);
+    }
+    I->Warnings = Diag.str();
+    // The winner, loaded into this process.
+    auto [Cubin, Launches] =
+        winnerCode(I->Result, K, P->Planner, B->ctx(), I->Params);
     I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
-    I->Module = std::make_unique<cuda::Module>(*Cubin);
-    for (device::DeviceKernel &DK : Prog.Kernels) {
-      auto Blocks = launchBlocks(B->ctx(), DK, I->Params);
-      if (!Blocks)
-        throw Error(Blocks.failure().Message);
-      I->Grids.push_back(*Blocks);
-      I->Functions.push_back(I->Module->function(DK.Name));
-      if (DK.DynamicShared)
-        I->Functions.back().setMaxDynamicShared(static_cast<int>(DK.DynamicShared));
-      DK.Body.clear(); // only the signature and the launch shape are kept
-      I->Kernels.push_back(std::move(DK));
+    I->Module = std::make_unique<cuda::Module>(Cubin);
+    for (TunedLaunch &L : Launches) {
+      I->Grids.push_back(L.Grid);
+      I->Functions.push_back(I->Module->function(L.Kernel.Name));
+      if (L.Kernel.DynamicShared)
+        I->Functions.back().setMaxDynamicShared(
+            static_cast<int>(L.Kernel.DynamicShared));
+      I->Kernels.push_back(std::move(L.Kernel));
     }
   } catch (cuda::CudaError &E) {
     throw Error(E.what());
@@ -324,6 +357,7 @@ const std::string &TunedKernel::schedule() const {
 const std::string &TunedKernel::cudaSource() const {
   return P->Result.Winner.CudaSource;
 }
+const std::string &TunedKernel::warnings() const { return P->Warnings; }
 double TunedKernel::seconds() const { return P->Result.Winner.MedianSeconds; }
 double TunedKernel::gflops() const { return P->Result.Winner.GFlops; }
 bool TunedKernel::fromDatabase() const { return P->Result.FromDatabase; }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -100,7 +101,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
   } else {
     size_t Counts[4] = {0, 0, 0, 0};
     for (const TunedVariant &V : R.Variants)
-      ++Counts[static_cast<int>(V.Result.Status)];
+      if (!V.SameAs)
+        ++Counts[static_cast<int>(V.Result.Status)];
     OS << "// search: " << R.Variants.size() << " of " << R.PlannedVariants
        << " variants tried (";
     if (TO.Exhaustive)
@@ -109,7 +111,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
       OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget);
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
-       << " dropped; " << fixed(W.TuningSeconds, 1) << " s (compiling "
+       << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
+       << fixed(W.TuningSeconds, 1) << " s (compiling "
        << fixed(R.CompileSeconds, 1) << " s, verification runs "
        << fixed(R.RunSeconds, 1) << " s, checks " << fixed(R.CheckSeconds, 1)
        << " s, timing " << fixed(R.TimingSeconds, 1) << " s); seed "
@@ -371,6 +374,57 @@ Status emitBest(CheckedSource &C, const CompileOptions &Opts,
   if (S)
     Diags.report(Severity::Note, {}, tunedNote(Results, (*Worker)->device()));
   return S;
+}
+
+static std::filesystem::path dbPath(const std::string &Db) {
+  return Db.empty() ? defaultTuningDbPath() : std::filesystem::path(Db);
+}
+
+Status exportTuningDb(const std::string &Db, const std::string &File,
+                      std::ostream &Out, std::ostream &Err) {
+  try {
+    TuningDB D(dbPath(Db));
+    std::string Text = exportTuningRows(D);
+    size_t Rows = D.rows().size();
+    if (File == "-") {
+      Out << Text;
+    } else {
+      std::ofstream F(File, std::ios::binary);
+      if (!(F << Text) || !F.flush())
+        throw TuningDBError("cannot write " + quote(File));
+    }
+    Err << "loopyc: note: exported " << Rows << " result"
+        << (Rows == 1 ? "" : "s") << " of the tuning database "
+        << D.path().string() << " to " << (File == "-" ? "standard output" : File)
+        << "\n";
+    return success();
+  } catch (TuningDBError &E) {
+    Err << "loopyc: error: " << E.what() << "\n";
+  }
+  return Failure::user("");
+}
+
+Status mergeTuningDb(const std::string &Db, const std::string &File,
+                     std::ostream &Err) {
+  try {
+    std::ifstream F(File, std::ios::binary);
+    if (!F)
+      throw TuningDBError("cannot open " + quote(File) +
+                          "; give a file that loopyc --db-export wrote");
+    std::string Text((std::istreambuf_iterator<char>(F)), {});
+    // Every row is read and checked before the database is opened.
+    std::vector<TuningDB::Row> Rows = parseTuningRows(Text, File);
+    TuningDB D(dbPath(Db));
+    TuningDB::MergeCounts C = D.merge(Rows);
+    Err << "loopyc: note: merged " << File << " into the tuning database "
+        << D.path().string() << ": " << C.Added << " added, " << C.Replaced
+        << " replaced by a faster winner, " << C.Kept
+        << " kept (the stored winner was as fast or faster)\n";
+    return success();
+  } catch (TuningDBError &E) {
+    Err << "loopyc: error: " << E.what() << "\n";
+  }
+  return Failure::user("");
 }
 
 } // namespace loopy

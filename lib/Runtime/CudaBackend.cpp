@@ -49,7 +49,10 @@ private:
 
 } // namespace
 
-DeviceInfo CudaBackend::device() {
+DeviceInfo CudaBackend::device() { return localDeviceInfo(0); }
+
+DeviceInfo localDeviceInfo(int Ordinal) {
+  cuda::Device Dev(Ordinal);
   DeviceInfo D;
   D.Name = Dev.name();
   D.CcMajor = Dev.ccMajor();

@@ -55,7 +55,9 @@ public:
 
   std::vector<FunctionInfo> load(const std::string &Image,
                                  const std::vector<Launch> &Launches) override {
-    if (Image == "invalid")
+    // An empty image is invalid, as the driver finds it: a caller that
+    // loads code it has not compiled yet fails.
+    if (Image == "invalid" || Image.empty())
       throw cuda::CudaError(CUDA_ERROR_INVALID_IMAGE, "cuModuleLoadData",
                             "CUDA_ERROR_INVALID_IMAGE",
                             "device kernel image is invalid");

@@ -22,8 +22,13 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <ostream>
+#include <condition_variable>
+#include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #ifndef LOOPY_VERSION
 #define LOOPY_VERSION "unknown"
@@ -90,6 +95,27 @@ programLaunches(isl::ctx Ctx, const DeviceProgram &P, const HostData &Data) {
   return Launches;
 }
 
+std::string codeIdentity(const std::string &Cuda, const DeviceProgram &P) {
+  std::string Id;
+  size_t Pos = 0;
+  while (Pos < Cuda.size()) {
+    size_t End = Cuda.find('\n', Pos);
+    End = End == std::string::npos ? Cuda.size() : End + 1;
+    if (Cuda.compare(Pos, 12, "// schedule:") != 0)
+      Id.append(Cuda, Pos, End - Pos);
+    Pos = End;
+  }
+  for (const DeviceKernel &DK : P.Kernels) {
+    Id += "\nlaunch " + DK.Name;
+    for (int A = 0; A < 3; ++A)
+      Id += " " + std::to_string(DK.BlockDim[A]) + " " + DK.GridIsl[A];
+    Id += " " + std::to_string(DK.DynamicShared);
+    for (const auto &[Name, Bytes] : DK.Aligned)
+      Id += " " + Name + ":" + std::to_string(Bytes);
+  }
+  return Id;
+}
+
 namespace {
 
 /// The first line of \p S.
@@ -136,39 +162,101 @@ struct Compiled {
   std::string Source;
   std::string Cubin;
   std::string Error;
+  /// The better-ranked candidate whose printed code and launches are the
+  /// same: this one shares its compile and its result.
+  std::optional<size_t> SameAs;
 };
 
-/// Lowers, prints and compiles the candidates on every core; compiled
-/// variants are cached on disk.
-std::vector<Compiled> compileCandidates(const TuneRequest &R,
-                                        const std::vector<Variant> &Vs,
-                                        const std::vector<size_t> &Pick,
-                                        const TuneOptions &Opts,
-                                        const std::string &Arch) {
+/// Lowers and prints the candidates on every core, and marks each one
+/// whose code is a better-ranked one's (SameAs).
+std::vector<Compiled> lowerCandidates(const TuneRequest &R,
+                                      const std::vector<Variant> &Vs,
+                                      const std::vector<size_t> &Pick,
+                                      const TuneOptions &Opts) {
   std::vector<Expected<DeviceProgram>> Lowered =
       lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
+  std::map<std::string, size_t> First;
   for (size_t I = 0; I < Pick.size(); ++I) {
     if (!Lowered[I]) {
       Out[I].Error = "lowering failed: " + Lowered[I].failure().Message;
       continue;
     }
-    if (I == 1 && !Opts.Plant.empty() && !plantBug(*Lowered[I], Opts.Plant))
+    if (I == 1 && Opts.Plant == TuneOptions::SameCodePlant) {
+      // Testing: the first candidate's program once more.
+      Lowered[I] = std::move(
+          lowerVariants(*R.Source, R.KernelIndex, Vs, {Pick[0]}, 1)[0]);
+      assert(Lowered[I] && "the first candidate lowered before");
+    } else if (I == 1 && !Opts.Plant.empty() &&
+               !plantBug(*Lowered[I], Opts.Plant)) {
       Out[I].Error = "nothing to plant " + Opts.Plant + " in";
+    }
     Out[I].Source = printProgram(*Lowered[I], Dialect::CUDA);
     Out[I].Program = std::move(*Lowered[I]);
+    if (!Out[I].Error.empty())
+      continue;
+    auto [It, New] =
+        First.emplace(codeIdentity(Out[I].Source, *Out[I].Program), I);
+    if (!New)
+      Out[I].SameAs = It->second;
   }
-  std::optional<CompileCache> Cache;
-  try {
-    Cache.emplace(Opts.CacheDir.empty() ? defaultCompileCacheDir()
-                                        : std::filesystem::path(Opts.CacheDir));
-  } catch (CompileCacheError &) {
-    // Without a cache every variant is compiled; that is all.
+  return Out;
+}
+
+/// Compiles the candidates with NVRTC on a pool of threads, in rank order,
+/// while the caller runs those that are ready (wait()); compiled variants
+/// are cached on disk. A candidate with an error or the code of another
+/// is not compiled.
+class BackgroundCompiler {
+public:
+  BackgroundCompiler(std::vector<Compiled> &Code, std::string FileName,
+                     std::string Arch, const TuneOptions &Opts)
+      : Code(Code), FileName(std::move(FileName)), Arch(std::move(Arch)),
+        Nvrtc(nvrtcVersionString()), Done(Code.size(), 0) {
+    try {
+      Cache.emplace(Opts.CacheDir.empty()
+                        ? defaultCompileCacheDir()
+                        : std::filesystem::path(Opts.CacheDir));
+    } catch (CompileCacheError &) {
+      // Without a cache every variant is compiled; that is all.
+    }
+    unsigned N = workerCount(Opts.Jobs, Code.size());
+    for (unsigned T = 0; T < N; ++T)
+      Threads.emplace_back([this] { work(); });
   }
-  const std::string Nvrtc = nvrtcVersionString();
-  parallelFor(Pick.size(), Opts.Jobs, [&](size_t I) {
-    Compiled &C = Out[I];
-    if (!C.Error.empty())
+  ~BackgroundCompiler() {
+    Stop = true;
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  BackgroundCompiler(const BackgroundCompiler &) = delete;
+  BackgroundCompiler &operator=(const BackgroundCompiler &) = delete;
+
+  /// Returns once candidate \p I (and the one whose code it shares) is
+  /// compiled or has failed.
+  void wait(size_t I) {
+    size_t J = Code[I].SameAs.value_or(I);
+    std::unique_lock<std::mutex> L(M);
+    Ready.wait(L, [&] { return Done[J] != 0; });
+  }
+
+private:
+  void work() {
+    for (;;) {
+      size_t I = Next++;
+      if (I >= Code.size() || Stop)
+        return;
+      compile(Code[I]);
+      {
+        std::lock_guard<std::mutex> L(M);
+        Done[I] = 1;
+      }
+      Ready.notify_all();
+    }
+  }
+
+  void compile(Compiled &C) {
+    if (!C.Error.empty() || C.SameAs)
       return;
     std::string Key = compileCacheKey(C.Source, nvrtcOptions(), Nvrtc, Arch);
     if (Cache)
@@ -179,7 +267,7 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
         }
       } catch (CompileCacheError &) {
       }
-    NvrtcResult NR = compileCuda(C.Source, R.K->Name + ".cu", Arch, true);
+    NvrtcResult NR = compileCuda(C.Source, FileName, Arch, true);
     if (!NR.Ok) {
       C.Error = "NVRTC: " + firstLine(NR.Log);
       return;
@@ -190,9 +278,18 @@ std::vector<Compiled> compileCandidates(const TuneRequest &R,
         Cache->store(Key, {C.Cubin, NR.Log});
       } catch (CompileCacheError &) {
       }
-  });
-  return Out;
-}
+  }
+
+  std::vector<Compiled> &Code;
+  std::string FileName, Arch, Nvrtc;
+  std::optional<CompileCache> Cache;
+  std::atomic<size_t> Next{0};
+  std::atomic<bool> Stop{false};
+  std::mutex M;
+  std::condition_variable Ready;
+  std::vector<char> Done;
+  std::vector<std::thread> Threads;
+};
 
 /// Checks candidates' outputs.
 class Verifier {
@@ -287,25 +384,58 @@ public:
 
 /// tune() with its failures thrown: TuneError, TuningDBError (the
 /// database) and gpu::WorkerError (the worker).
-TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
-                  gpu::GpuWorker &W) {
-  auto Start = Clock::now();
-  const Kernel &K = *R.K;
+/// Says why a stored row cannot be used; the search replaces it.
+using Warner = std::function<void(const std::string &)>;
+
+/// Fills \p Result (its Key set) from \p Db; false where there is no
+/// usable row. A row whose compiled code is damaged is a miss, told to
+/// \p Warn.
+bool readStored(TuningDB &Db, TuneResult &Result, const Warner &Warn) {
+  auto Rec = Db.lookup(Result.Key);
+  if (!Rec)
+    return false;
+  std::string Where = "the tuning database " + quote(Db.path().string());
+  if (Rec->CodeDamaged) {
+    Warn("the compiled code stored in " + Where +
+         " does not match its hash; the kernel is tuned again");
+    return false;
+  }
+  if (Rec->hasCode()) {
+    auto Launches = decodeLaunches(Rec->Launches);
+    if (!Launches) {
+      Warn("the compiled code stored in " + Where + " cannot be read (" +
+           Launches.failure().Message + "); the kernel is tuned again");
+      return false;
+    }
+    Result.Launches = std::move(*Launches);
+  }
+  Result.FromDatabase = true;
+  Result.Winner = std::move(*Rec);
+  for (VariantResult &V : Db.variants(Result.Key))
+    Result.Variants.push_back({std::move(V)});
+  return true;
+}
+
+/// The result's fields that do not depend on the search.
+TuneResult startResult(const TuneRequest &R, const TuneOptions &Opts,
+                       const gpu::DeviceInfo &Dev) {
   TuneResult Result;
-  Result.Key = tuningKey(R, Opts.Planner, W.device());
-  Result.Work = countWork(K, R.Params);
+  Result.Key = tuningKey(R, Opts.Planner, Dev);
+  Result.Work = countWork(*R.K, R.Params);
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
+  return Result;
+}
+
+TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
+                  gpu::GpuWorker &W, const Warner &Warn) {
+  auto Start = Clock::now();
+  const Kernel &K = *R.K;
+  TuneResult Result = startResult(R, Opts, W.device());
   TuningDB Db(Result.Database);
   Result.DatabaseInMemory = Db.inMemory();
-  if (!Opts.Retune)
-    if (auto Rec = Db.lookup(Result.Key)) {
-      Result.FromDatabase = true;
-      Result.Winner = std::move(*Rec);
-      for (VariantResult &V : Db.variants(Result.Key))
-        Result.Variants.push_back({std::move(V)});
-      return Result;
-    }
+  if (!Opts.Retune && readStored(Db, Result, Warn))
+    return Result;
 
   auto Planned = planVariants(K, Opts.Planner);
   if (!Planned)
@@ -343,9 +473,11 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     return std::chrono::duration<double>(Clock::now() - T).count();
   };
   auto Phase = Clock::now();
-  std::vector<Compiled> Code =
-      compileCandidates(R, Vs, Pick, Opts, W.device().arch());
+  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts);
   Result.CompileSeconds = Since(Phase);
+  // NVRTC runs in the background from here on, best ranked first, while
+  // the reference is computed and the compiled candidates run.
+  BackgroundCompiler Compiler(Code, K.Name + ".cu", W.device().arch(), Opts);
   Phase = Clock::now();
   Verifier Check(K, *Data, Opts, Result.Work.Flops);
   Result.CheckSeconds = Since(Phase);
@@ -368,6 +500,25 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       std::replace(Why.begin(), Why.end(), '\n', ' ');
       VR.Reason = std::move(Why);
     };
+    Phase = Clock::now();
+    Compiler.wait(I);
+    Result.CompileSeconds += Since(Phase);
+    if (Code[I].SameAs) {
+      // The same program as a better-ranked candidate: its result.
+      const TunedVariant &Same = Rows[*Code[I].SameAs];
+      Row.Result.Status = Same.Result.Status;
+      Row.Result.Seconds = Same.Result.Seconds;
+      Row.Result.Reason = "same code as " + Same.Result.Schedule;
+      if (!Same.Result.Reason.empty())
+        Row.Result.Reason += " (" + Same.Result.Reason + ")";
+      Row.GFlops = Same.GFlops;
+      Row.GBytesPerSecond = Same.GBytesPerSecond;
+      Row.Registers = Same.Registers;
+      Row.BlocksPerMultiprocessor = Same.BlocksPerMultiprocessor;
+      Row.SameAs = true;
+      ++Result.SameCode;
+      continue;
+    }
     if (!Code[I].Error.empty()) {
       Fail(VariantStatus::Failed, Code[I].Error);
       continue;
@@ -482,11 +633,19 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Rec.GFlops = Win.GFlops;
   Rec.GBytesPerSecond = Win.GBytesPerSecond;
   Rec.VariantsTimed = static_cast<int64_t>(std::count_if(
-      Rows.begin(), Rows.end(),
-      [](const TunedVariant &V) { return V.Result.Seconds.has_value(); }));
+      Rows.begin(), Rows.end(), [](const TunedVariant &V) {
+        return V.Result.Seconds.has_value() && !V.SameAs;
+      }));
   Rec.TuningSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
   Rec.Timestamp = static_cast<int64_t>(std::time(nullptr));
   Rec.LoopycVersion = LOOPY_VERSION;
+  // The winner's code, so that reading it back compiles nothing.
+  auto Launches = encodeLaunches(Isl.get(), *Code[BestIdx].Program, R.Params);
+  if (Launches) {
+    Rec.Cubin = Code[BestIdx].Cubin;
+    Rec.Launches = std::move(*Launches);
+    Result.Launches = std::move(*decodeLaunches(Rec.Launches));
+  }
   Result.Variants = std::move(Rows);
   std::vector<VariantResult> Stored;
   for (const TunedVariant &V : Result.Variants)
@@ -499,14 +658,35 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
 
 Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
                           gpu::GpuWorker &W, DiagnosticEngine &Diags) {
+  auto Warn = [&](const std::string &Msg) { Diags.warning(R.K->Loc, Msg); };
   try {
-    return search(R, Opts, W);
+    return search(R, Opts, W, Warn);
   } catch (TuneError &E) {
     Diags.error(R.K->Loc, E.what());
   } catch (TuningDBError &E) {
     Diags.error(E.what());
   } catch (gpu::WorkerError &E) {
     return Failure::internal(E.what());
+  }
+  return Failure::user("");
+}
+
+Expected<std::optional<TuneResult>> lookupTuned(const TuneRequest &R,
+                                                const TuneOptions &Opts,
+                                                const gpu::DeviceInfo &Dev,
+                                                DiagnosticEngine &Diags) {
+  if (Opts.Retune)
+    return std::optional<TuneResult>();
+  auto Warn = [&](const std::string &Msg) { Diags.warning(R.K->Loc, Msg); };
+  try {
+    TuneResult Result = startResult(R, Opts, Dev);
+    TuningDB Db(Result.Database);
+    Result.DatabaseInMemory = Db.inMemory();
+    if (!readStored(Db, Result, Warn))
+      return std::optional<TuneResult>();
+    return std::optional<TuneResult>(std::move(Result));
+  } catch (TuningDBError &E) {
+    Diags.error(E.what());
   }
   return Failure::user("");
 }

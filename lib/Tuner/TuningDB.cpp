@@ -11,6 +11,7 @@
 
 #include "CachePaths.h"
 #include "loopy/Support/Diagnostics.h"
+#include "loopy/Support/Hash.h"
 
 #include <sqlite3.h>
 
@@ -40,6 +41,9 @@ CREATE TABLE tuning (
   tuning_seconds REAL NOT NULL,
   created_at INTEGER NOT NULL,
   loopyc_version TEXT NOT NULL,
+  cubin BLOB,
+  launches TEXT,
+  code_sha256 TEXT,
   UNIQUE (kernel_hash, fixed_params, device, compute_capability,
           driver_version, nvrtc_version, planner_options)
 );
@@ -60,6 +64,22 @@ const char *const DropVersion1Sql = R"sql(
 DROP TABLE variant_result;
 DROP TABLE tuning;
 )sql";
+
+/// Version 2's rows keep their results; their compiled code is absent.
+const char *const UpgradeVersion2Sql = R"sql(
+ALTER TABLE tuning ADD COLUMN cubin BLOB;
+ALTER TABLE tuning ADD COLUMN launches TEXT;
+ALTER TABLE tuning ADD COLUMN code_sha256 TEXT;
+)sql";
+
+/// The SHA-256 stored with a row's compiled code: both parts, each
+/// length-prefixed, so that no byte moves from one to the other unseen.
+std::string codeHash(const std::string &Cubin, const std::string &Launches) {
+  std::string Text;
+  for (const std::string *Part : {&Cubin, &Launches})
+    Text += std::to_string(Part->size()) + ":" + *Part;
+  return sha256Hex(Text);
+}
 
 /// The WHERE clause that selects one key; its parameters are ?1 to ?7 in
 /// the order bindKey binds them.
@@ -125,6 +145,17 @@ public:
   Statement &bind(int Pos, int64_t V) {
     return check(sqlite3_bind_int64(Stmt.get(), Pos, V));
   }
+  /// A BLOB, or NULL where \p V is empty.
+  Statement &bindBlob(int Pos, const std::string &V) {
+    if (V.empty())
+      return check(sqlite3_bind_null(Stmt.get(), Pos));
+    return check(sqlite3_bind_blob64(Stmt.get(), Pos, V.data(), V.size(),
+                                     SQLITE_TRANSIENT));
+  }
+  /// Text, or NULL where \p V is empty.
+  Statement &bindTextOrNull(int Pos, const std::string &V) {
+    return V.empty() ? check(sqlite3_bind_null(Stmt.get(), Pos)) : bind(Pos, V);
+  }
   Statement &bind(int Pos, std::optional<double> V) {
     return V ? bind(Pos, *V) : check(sqlite3_bind_null(Stmt.get(), Pos));
   }
@@ -154,6 +185,12 @@ public:
   std::string text(int Col) const {
     const auto *P = sqlite3_column_text(Stmt.get(), Col);
     return P ? std::string(reinterpret_cast<const char *>(P),
+                           sqlite3_column_bytes(Stmt.get(), Col))
+             : std::string();
+  }
+  std::string blob(int Col) const {
+    const void *P = sqlite3_column_blob(Stmt.get(), Col);
+    return P ? std::string(static_cast<const char *>(P),
                            sqlite3_column_bytes(Stmt.get(), Col))
              : std::string();
   }
@@ -296,10 +333,10 @@ private:
 };
 
 /// What a file holds, as far as the schema goes.
-enum class Contents { Current, Empty, Version1 };
+enum class Contents { Current, Empty, Version1, Version2 };
 
 /// Throws unless \p F is empty or a tuning database of this version or of
-/// version 1, which is upgraded.
+/// version 1 or 2, which are upgraded.
 Contents checkIsOurs(SqliteFile &F) {
   // One statement reads one snapshot: two would race with another process
   // creating the schema between them.
@@ -312,6 +349,8 @@ Contents checkIsOurs(SqliteFile &F) {
     return Contents::Current;
   if (Version == 1)
     return Contents::Version1;
+  if (Version == 2)
+    return Contents::Version2;
   if (Version != 0) {
     std::string Msg = describe(F.path()) + " has schema version " +
                       std::to_string(Version) +
@@ -334,9 +373,13 @@ void createSchemaIfNew(SqliteFile &F) {
   Contents C = checkIsOurs(F);
   if (C == Contents::Current)
     return;
-  if (C == Contents::Version1)
-    F.exec(DropVersion1Sql, "cannot drop the tables of schema version 1");
-  F.exec(SchemaSql, "cannot create the tables");
+  if (C == Contents::Version2) {
+    F.exec(UpgradeVersion2Sql, "cannot add the columns of compiled code");
+  } else {
+    if (C == Contents::Version1)
+      F.exec(DropVersion1Sql, "cannot drop the tables of schema version 1");
+    F.exec(SchemaSql, "cannot create the tables");
+  }
   F.exec(("PRAGMA user_version = " + std::to_string(TuningDB::SchemaVersion))
              .c_str(),
          "cannot set the schema version");
@@ -388,7 +431,8 @@ std::optional<TuningRecord> TuningDB::lookup(const TuningKey &Key) {
   Statement S = Db->prepare(
       "SELECT schedule, cuda_source, median_seconds, gflops, "
       "gbytes_per_second, variants_timed, tuning_seconds, created_at, "
-      "loopyc_version FROM tuning WHERE " LOOPY_KEY_MATCH);
+      "loopyc_version, cubin, launches, code_sha256 FROM tuning WHERE "
+      LOOPY_KEY_MATCH);
   S.bindKey(Key);
   if (!S.step())
     return std::nullopt;
@@ -402,6 +446,15 @@ std::optional<TuningRecord> TuningDB::lookup(const TuningKey &Key) {
   R.TuningSeconds = S.real(6);
   R.Timestamp = S.integer(7);
   R.LoopycVersion = S.text(8);
+  std::string Cubin = S.blob(9), Launches = S.text(10);
+  if (Cubin.empty() && Launches.empty())
+    return R;
+  if (codeHash(Cubin, Launches) != S.text(11)) {
+    R.CodeDamaged = true;
+    return R;
+  }
+  R.Cubin = std::move(Cubin);
+  R.Launches = std::move(Launches);
   return R;
 }
 
@@ -424,17 +477,21 @@ std::vector<VariantResult> TuningDB::variants(const TuningKey &Key) {
   return Result;
 }
 
-void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
+/// Replaces the row under \p Key, inside the caller's write transaction.
+static void storeRow(SqliteFile &F, const TuningKey &Key,
+                     const TuningRecord &Record,
                      const std::vector<VariantResult> &Variants) {
-  WriteTransaction T(*Db);
+  SqliteFile *Db = &F;
   Db->prepare("DELETE FROM tuning WHERE " LOOPY_KEY_MATCH).bindKey(Key).step();
   Statement Insert = Db->prepare(
       "INSERT INTO tuning (kernel_hash, fixed_params, device, "
       "compute_capability, driver_version, nvrtc_version, planner_options, "
       "schedule, cuda_source, median_seconds, gflops, gbytes_per_second, "
-      "variants_timed, tuning_seconds, created_at, loopyc_version) "
+      "variants_timed, tuning_seconds, created_at, loopyc_version, cubin, "
+      "launches, code_sha256) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, "
-      "?15, ?16)");
+      "?15, ?16, ?17, ?18, ?19)");
+  bool Code = Record.hasCode();
   Insert.bindKey(Key)
       .bind(8, Record.Schedule)
       .bind(9, Record.CudaSource)
@@ -445,6 +502,10 @@ void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
       .bind(14, Record.TuningSeconds)
       .bind(15, Record.Timestamp)
       .bind(16, Record.LoopycVersion)
+      .bindBlob(17, Code ? Record.Cubin : std::string())
+      .bindTextOrNull(18, Code ? Record.Launches : std::string())
+      .bindTextOrNull(19, Code ? codeHash(Record.Cubin, Record.Launches)
+                               : std::string())
       .step();
   int64_t Id = sqlite3_last_insert_rowid(Db->db());
   Statement InsertVariant = Db->prepare(
@@ -461,6 +522,12 @@ void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
         .step();
     InsertVariant.reset();
   }
+}
+
+void TuningDB::store(const TuningKey &Key, const TuningRecord &Record,
+                     const std::vector<VariantResult> &Variants) {
+  WriteTransaction T(*Db);
+  storeRow(*Db, Key, Record, Variants);
   T.commit();
 }
 
@@ -470,6 +537,40 @@ bool TuningDB::erase(const TuningKey &Key) {
   bool Erased = sqlite3_changes(Db->db()) > 0;
   T.commit();
   return Erased;
+}
+
+std::vector<TuningDB::Row> TuningDB::rows() {
+  Statement S = Db->prepare(
+      "SELECT id, kernel_hash, fixed_params, device, compute_capability, "
+      "driver_version, nvrtc_version, planner_options FROM tuning ORDER BY id");
+  std::vector<Row> Out;
+  while (S.step()) {
+    Row R;
+    R.Key = {S.text(1), S.text(2), S.text(3), S.text(4),
+             S.text(5), S.text(6), S.text(7)};
+    // lookup() checks the code's hash: a damaged row is exported without
+    // its code.
+    R.Record = *lookup(R.Key);
+    R.Variants = variants(R.Key);
+    Out.push_back(std::move(R));
+  }
+  return Out;
+}
+
+TuningDB::MergeCounts TuningDB::merge(const std::vector<Row> &Rows) {
+  MergeCounts Counts;
+  WriteTransaction T(*Db);
+  for (const Row &R : Rows) {
+    std::optional<TuningRecord> Old = lookup(R.Key);
+    if (Old && Old->MedianSeconds <= R.Record.MedianSeconds) {
+      ++Counts.Kept;
+      continue;
+    }
+    ++(Old ? Counts.Replaced : Counts.Added);
+    storeRow(*Db, R.Key, R.Record, R.Variants);
+  }
+  T.commit();
+  return Counts;
 }
 
 std::filesystem::path defaultTuningDbPath() {

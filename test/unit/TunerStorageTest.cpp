@@ -191,7 +191,7 @@ TEST(TuningDB, RoundTrip) {
   // A new connection, as the next run of loopyc would open.
   TuningDB Db(P);
   expectStored(Db, keyNumber(1), 1);
-  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "2");
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "3");
   EXPECT_EQ(rawQuery(P, "PRAGMA journal_mode"), "wal");
 }
 
@@ -309,7 +309,7 @@ TEST(TuningDB, UpgradesSchemaVersion1) {
               "1, 1, '0.1.0')");
   rawQuery(P, "PRAGMA user_version = 1");
   TuningDB Db(P);
-  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "2");
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "3");
   EXPECT_FALSE(Db.lookup(keyNumber(1)));
   Db.store(keyNumber(1), recordNumber(1), variantsNumber(1));
   expectStored(Db, keyNumber(1), 1);

@@ -7,6 +7,7 @@
 #include "GitCommit.h"
 #include "RunExtractor.h"
 #include "loopy/Driver/Driver.h"
+#include "loopy/Driver/Emit.h"
 
 #include <cxxopts.hpp>
 
@@ -172,9 +173,17 @@ void addOptions(cxxopts::Options &Options) {
       ("retune", "with --tune: search again even if the database has a result")
       ("report", "with --tune: print the ranked table of the first N variants",
        cxxopts::value<size_t>()->implicit_value("20"), "N")
-      ("db", "with --tune: the tuning database (default "
-             "$XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB)",
-       cxxopts::value<std::string>(), "PATH");
+      ("db", "with --tune, --db-export or --db-merge: the tuning database "
+             "(default $XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB)",
+       cxxopts::value<std::string>(), "PATH")
+      ("db-export", "write every result of the tuning database to FILE as "
+                    "JSON ('-': standard output), for --db-merge elsewhere; "
+                    "no input file",
+       cxxopts::value<std::string>(), "FILE")
+      ("db-merge", "merge the results in FILE (from --db-export) into the "
+                   "tuning database, keeping for each key the faster "
+                   "winner; no input file",
+       cxxopts::value<std::string>(), "FILE");
   Options.add_options("Checking")
       ("check", "nvrtc: compile sampled variants with NVRTC; opencl: run them "
                 "on PoCL and compare with the reference interpreter",
@@ -253,6 +262,32 @@ int run(int argc, char **argv) {
     std::cout << "loopyc " << LOOPY_VERSION << " (commit " << LOOPY_GIT_COMMIT
               << ")\n";
     return 0;
+  }
+
+  if (R.count("db-export") || R.count("db-merge")) {
+    if (R.count("db-export") && R.count("db-merge")) {
+      std::cerr << "loopyc: error: --db-export and --db-merge exclude each "
+                   "other; run one, then the other\n";
+      return 1;
+    }
+    if (R.count("input")) {
+      std::cerr << "loopyc: error: --db-export and --db-merge work on the "
+                   "tuning database alone; give no input file\n";
+      return 1;
+    }
+    std::string Db = R.count("db") ? R["db"].as<std::string>() : "";
+    if (R.count("db") && Db.empty()) {
+      std::cerr << "loopyc: error: --db needs a file path; leave it out for "
+                   "the default database\n";
+      return 1;
+    }
+    loopy::Status S =
+        R.count("db-export")
+            ? loopy::exportTuningDb(Db, R["db-export"].as<std::string>(),
+                                    std::cout, std::cerr)
+            : loopy::mergeTuningDb(Db, R["db-merge"].as<std::string>(),
+                                   std::cerr);
+    return S ? 0 : exitStatus(S.failure());
   }
 
   loopy::CompileOptions Opts;

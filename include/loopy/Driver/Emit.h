@@ -42,6 +42,15 @@ Status emitBest(CheckedSource &C, const CompileOptions &Opts,
                 std::ostream &Out, std::ostream &Err,
                 DiagnosticEngine &Diags);
 
+/// --db-export FILE and --db-merge FILE: write every result of the tuning
+/// database \p Db (empty: the default) to \p File ("-": \p Out) as JSON,
+/// or merge the results of \p File into it, keeping for each key the
+/// faster winner. A note on \p Err says what was done; errors go there too.
+Status exportTuningDb(const std::string &Db, const std::string &File,
+                      std::ostream &Out, std::ostream &Err);
+Status mergeTuningDb(const std::string &Db, const std::string &File,
+                     std::ostream &Err);
+
 } // namespace loopy
 
 #endif

@@ -49,6 +49,13 @@ struct DeviceInfo {
   std::string driverVersionString() const;
 };
 
+/// Device \p Ordinal as the CUDA driver loaded into this process describes
+/// it: what a worker on that device reports. For a caller that runs code
+/// on the GPU itself (the embedding API reading a tuning back), which then
+/// needs no worker. Throws NoGpuError where there is no driver or device,
+/// and cuda::CudaError where the driver fails.
+DeviceInfo localDeviceInfo(int Ordinal = 0);
+
 /// No usable GPU: the driver library is missing, or it finds no device.
 /// what() is one sentence saying which.
 class NoGpuError : public std::runtime_error {

@@ -23,6 +23,7 @@
 #include "loopy/Runtime/GpuWorker.h"
 #include "loopy/Support/Diagnostics.h"
 #include "loopy/Support/Expected.h"
+#include "loopy/Tuner/TunedCode.h"
 #include "loopy/Tuner/TuningDB.h"
 
 #include <chrono>
@@ -51,8 +52,10 @@ struct TuneOptions {
   /// Threads that lower and compile the candidates (0: one per core).
   unsigned Jobs = 0;
   /// Testing the tuner: plant this bug (see CodeGen/Plant.h) in the
-  /// variant ranked second of those timed.
+  /// variant ranked second of those timed; SameCodePlant gives it the
+  /// first one's program instead.
   std::string Plant;
+  static constexpr const char *SameCodePlant = "same-code";
   /// Timing: warm-up runs, then repeats until this much time has passed.
   unsigned Warmup = 2;
   double MinTimeSeconds = 0.05;
@@ -90,6 +93,10 @@ struct TunedVariant {
   double GFlops = 0, GBytesPerSecond = 0;
   int Registers = 0;
   int BlocksPerMultiprocessor = 0;
+  /// Its printed code and launches are a better-ranked variant's: it was
+  /// neither compiled nor run, and has that one's result (its reason says
+  /// "same code as SCHEDULE").
+  bool SameAs = false;
 };
 
 struct TuneResult {
@@ -97,6 +104,11 @@ struct TuneResult {
   bool FromDatabase = false;
   TuningKey Key;
   TuningRecord Winner;
+  /// The winner's launches, decoded from Winner.Launches, which go with
+  /// Winner.Cubin; empty where the database's row has no compiled code
+  /// (a row of schema version 2): the winner must be lowered and compiled
+  /// again to run.
+  std::vector<TunedLaunch> Launches;
   /// Every variant tried, fastest verified first, then the others; from
   /// the database, without ranks and resources.
   std::vector<TunedVariant> Variants;
@@ -105,8 +117,12 @@ struct TuneResult {
   std::filesystem::path Database;
   /// The database was a character device (/dev/null): nothing was stored.
   bool DatabaseInMemory = false;
-  /// Where the search's time went: lowering and NVRTC, loading and the
-  /// verification runs on the GPU, the checks on the CPU, the timed runs.
+  /// Variants tried that had a better-ranked one's code (SameAs).
+  size_t SameCode = 0;
+  /// Where the search's time went: lowering and waiting for NVRTC (which
+  /// runs in the background while the GPU runs the candidates compiled),
+  /// loading and the verification runs on the GPU, the checks on the CPU,
+  /// the timed runs.
   double CompileSeconds = 0, RunSeconds = 0, CheckSeconds = 0,
          TimingSeconds = 0;
 };
@@ -118,6 +134,24 @@ struct TuneResult {
 /// internal Failure.
 Expected<TuneResult> tune(const TuneRequest &R, const TuneOptions &Opts,
                           gpu::GpuWorker &W, DiagnosticEngine &Diags);
+
+/// The result stored for \p R on \p Dev, read without a GPU worker:
+/// nothing where the database has none (or \p Opts asks to retune). A
+/// row whose compiled code is damaged (its hash does not match) or cannot
+/// be read is a miss, with a warning on \p Diags at the kernel; the
+/// search that follows replaces it. A database that cannot be used is a
+/// user Failure, reported on \p Diags.
+Expected<std::optional<TuneResult>> lookupTuned(const TuneRequest &R,
+                                                const TuneOptions &Opts,
+                                                const gpu::DeviceInfo &Dev,
+                                                DiagnosticEngine &Diags);
+
+/// What makes two lowered variants the same program, so that the search
+/// compiles and times it once: \p Cuda (printProgram of \p P) without the
+/// lines naming the schedule, and each kernel's launch shape (block, grid,
+/// dynamic shared memory, aligned arrays).
+std::string codeIdentity(const std::string &Cuda,
+                         const device::DeviceProgram &P);
 
 /// The key under which \p R's result, searched under \p Planner, is stored
 /// on \p Dev.

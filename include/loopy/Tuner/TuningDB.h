@@ -73,6 +73,17 @@ struct TuningRecord {
   int64_t Timestamp = 0;
   /// The loopyc version that tuned.
   std::string LoopycVersion;
+  /// The winner's compiled code, so that reading it back neither lowers
+  /// nor compiles: the CUBIN NVRTC made for the key's architecture, and
+  /// every launch of its program (encodeLaunches, Tuner/TunedCode.h). Both
+  /// empty where the row has none (one stored by schema version 2).
+  std::string Cubin;
+  std::string Launches;
+  /// lookup() found compiled code whose SHA-256 does not match the one
+  /// stored with it: Cubin and Launches are left empty, as for a row
+  /// without code, and the reader warns.
+  bool CodeDamaged = false;
+  bool hasCode() const { return !Cubin.empty() && !Launches.empty(); }
 };
 
 enum class VariantStatus {
@@ -133,16 +144,51 @@ public:
   /// none.
   bool erase(const TuningKey &Key);
 
+  /// One stored result, as exported and merged.
+  struct Row {
+    TuningKey Key;
+    TuningRecord Record;
+    std::vector<VariantResult> Variants;
+  };
+  /// Every result with its variants, in the order stored.
+  std::vector<Row> rows();
+  /// How a merge went: rows added under new keys, rows that replaced a
+  /// slower winner, rows whose key held a winner at least as fast.
+  struct MergeCounts {
+    size_t Added = 0, Replaced = 0, Kept = 0;
+  };
+  /// Merges \p Rows in, in one transaction: for each key the faster
+  /// winner stays (times of one key compare: same device, versions and
+  /// options), with its variants and code. On an exception nothing has
+  /// changed.
+  MergeCounts merge(const std::vector<Row> &Rows);
+
   /// The schema version this loopyc writes (PRAGMA user_version). Version
   /// 1 had no planner options in the key; a file of version 1 is upgraded
   /// when opened, and its results, which do not say under which options
-  /// they were searched, are dropped.
-  static constexpr int SchemaVersion = 2;
+  /// they were searched, are dropped. Version 2 kept no compiled code; a
+  /// file of version 2 is upgraded in place, keeping its rows, whose code
+  /// stays absent.
+  static constexpr int SchemaVersion = 3;
 
 private:
   struct Connection;
   std::unique_ptr<Connection> Db;
 };
+
+/// The rows of \p Db as a JSON document (another machine's loopyc merges
+/// it with mergeTuningRows): {"format": "loopy-tuning-db", "version": 1,
+/// "rows": [...]}, one object per result with its key, record, variants
+/// and compiled code (the CUBIN in base64).
+std::string exportTuningRows(TuningDB &Db);
+
+/// The rows of the document \p Text (exportTuningRows), read from a file
+/// named \p Name. Throws TuningDBError with a located message
+/// (NAME:LINE:COL for malformed JSON, NAME: rows[I].FIELD for a field that
+/// is missing, of the wrong type or out of range, or compiled code that
+/// does not match its hash).
+std::vector<TuningDB::Row> parseTuningRows(const std::string &Text,
+                                           const std::string &Name);
 
 /// Where the tuning database lives unless the command line names one: the
 /// environment variable LOOPY_TUNING_DB if set, else
