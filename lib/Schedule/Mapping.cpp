@@ -360,6 +360,7 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
 
   // Reductions become register accumulators. Each must run over all the
   // statement's reduction indices, and none may nest in another.
+  unsigned Output = 0;
   std::function<bool(const Expr &, bool)> Collect = [&](const Expr &E,
                                                         bool Inside) {
     if (E.Kind == ExprKind::Reduce) {
@@ -370,7 +371,7 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
                 "the statement's reduction indices, not nested ones";
         return false;
       }
-      Map.Accs.push_back({&E, ""});
+      Map.Accs.push_back({&E, "", Output});
       return Collect(*E.Operands[0], true);
     }
     for (const ExprPtr &O : E.Operands)
@@ -380,8 +381,16 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   };
   if (!Collect(*S.Rhs, false))
     return Failure::user(Error);
+  for (const Statement::Output &O : S.MoreOutputs) {
+    ++Output;
+    if (!Collect(*O.Rhs, false))
+      return Failure::user(Error);
+  }
   for (size_t I = 0; I < Map.Accs.size(); ++I)
     Map.Accs[I].Name = Map.Accs.size() == 1 ? "acc" : "acc" + std::to_string(I);
+  if (Map.splitAcrossBlocks() && !S.MoreOutputs.empty())
+    return Failure::user("the lowering does not split the reduction of "
+                         "fused statements across blocks");
   if (Map.splitAcrossBlocks()) {
     // Blocks add their partial results into the output, which a kernel
     // launched first sets to zero: that is only the statement's value
