@@ -130,15 +130,9 @@ std::vector<Candidate> enumerateStatement(const Kernel &K, const Statement &S,
   std::vector<Candidate> Out;
   std::set<std::string> Seen;
   for (unsigned F = 0; F < 2; ++F)
-    for (Schedule &Sch : Families[F]) {
-      // The lowering does not split a fused statement's reduction across
-      // blocks (Mapping.cpp).
-      const IndexMap *B = Sch.blockReduction();
-      if (!S.MoreOutputs.empty() && B && B->Chunk)
-        continue;
+    for (Schedule &Sch : Families[F])
       if (Seen.insert(Sch.str(K, S)).second)
         Out.push_back({std::move(Sch), F});
-    }
   return Out;
 }
 

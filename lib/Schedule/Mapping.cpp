@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/Schedule/Mapping.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Isl.h"
 #include "loopy/Support/Diagnostics.h"
@@ -388,18 +389,18 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   }
   for (size_t I = 0; I < Map.Accs.size(); ++I)
     Map.Accs[I].Name = Map.Accs.size() == 1 ? "acc" : "acc" + std::to_string(I);
-  if (Map.splitAcrossBlocks() && !S.MoreOutputs.empty())
-    return Failure::user("the lowering does not split the reduction of "
-                         "fused statements across blocks");
   if (Map.splitAcrossBlocks()) {
     // Blocks add their partial results into the output, which a kernel
     // launched first sets to zero: that is only the statement's value
-    // when the statement is the sum itself.
-    if (S.Rhs->Kind != ExprKind::Reduce || S.Rhs->reduceOp() != ReduceOp::Sum ||
-        S.Rhs->Type == DType::Bool) {
-      Error = "a reduction split across blocks adds the blocks' results "
-              "atomically; it needs a statement of the form out = sum(...)";
-      return Failure::user(Error);
+    // when the statement is the sum itself (each of a fused statement's).
+    for (unsigned O = 0; O < outputCount(S); ++O) {
+      const Expr &Rhs = outputRhs(S, O);
+      if (Rhs.Kind != ExprKind::Reduce || Rhs.reduceOp() != ReduceOp::Sum ||
+          Rhs.Type == DType::Bool) {
+        Error = "a reduction split across blocks adds the blocks' results "
+                "atomically; it needs a statement of the form out = sum(...)";
+        return Failure::user(Error);
+      }
     }
   }
 
