@@ -1,5 +1,6 @@
 //===- KernelSignature.cpp - A kernel's parameters, buffers, header -------===//
 #include "KernelSignature.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/IR/IRPrinter.h"
 
 #include <algorithm>
@@ -31,8 +32,13 @@ void declareParams(DeviceKernel &DK, const Kernel &K) {
 }
 
 std::string statementLine(const Kernel &K, const Statement &S) {
-  return "kernel " + K.Name + ", statement " + S.Name + ": " +
-         S.Write.Spelling + " = " + printExpr(K, *S.Rhs);
+  // A fused statement (Fusion.h) lists its writes in turn.
+  std::string Line = "kernel " + K.Name + ", statement" +
+                     (S.MoreOutputs.empty() ? " " : "s ") + S.Name + ": ";
+  for (unsigned O = 0; O < outputCount(S); ++O)
+    Line += (O ? "; " : "") + outputWrite(S, O).Spelling + " = " +
+            printExpr(K, outputRhs(S, O));
+  return Line;
 }
 
 std::string kernelName(const Kernel &K, const Statement &S) {
@@ -123,11 +129,12 @@ void finishKernel(DeviceKernel &DK, const CodeGenState &G) {
     DK.DynamicShared =
         DK.sharedOffsets().back() + dynamicSharedSlot(Last.bytes());
   }
+  long Outputs = M.RegCount * outputCount(S);
   DK.Header.push_back("resources: " + std::to_string(DK.sharedBytes()) +
                       " bytes of shared memory" +
                       (DK.DynamicShared ? " (allocated at launch)" : "") +
-                      ", " + std::to_string(M.RegCount) + " output" +
-                      (M.RegCount == 1 ? "" : "s") +
+                      ", " + std::to_string(Outputs) + " output" +
+                      (Outputs == 1 ? "" : "s") +
                       " in registers per thread");
 }
 

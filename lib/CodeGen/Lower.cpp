@@ -41,6 +41,8 @@
 
 #include <isl/ctx.h>
 
+#include <cassert>
+
 namespace loopy {
 
 using namespace device;
@@ -117,6 +119,9 @@ Expected<std::vector<DeviceKernel>> lowerStatement(const Kernel &K,
 Expected<DeviceProgram> lowerKernel(const Kernel &K,
                                     const std::vector<Schedule> &Schedules,
                                     LoweringCache *Cache) {
+  assert(Schedules.size() == K.Stmts.size() &&
+         "a schedule per statement of the kernel (a merged or fused variant's "
+         "maps its view of the kernel: lowerVariant)");
   DeviceProgram P;
   P.KernelName = K.Name;
   for (size_t I = 0; I < K.Stmts.size(); ++I) {

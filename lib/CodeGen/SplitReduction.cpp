@@ -1,6 +1,7 @@
 //===- SplitReduction.cpp - The kernel before a split reduction -----------===//
 #include "SplitReduction.h"
 #include "ThreadCode.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/IslUtil.h"
 
 #include <isl/aff.h>
@@ -51,9 +52,12 @@ DeviceKernel zeroOutputsKernel(CodeGenState &G, const DeviceKernel &Main) {
   G.InitOutputs = true;
   DK.Body = threadCode(G, Piece::Write, First);
   G.InitOutputs = false;
-  DK.Header.push_back("kernel " + K.Name + ", statement " + S.Name + ": " +
-                      S.Write.Spelling +
-                      " = 0, before its blocks add their "
+  std::string Zeroed;
+  for (unsigned O = 0; O < outputCount(S); ++O)
+    Zeroed += (O ? ", " : "") + outputWrite(S, O).Spelling;
+  DK.Header.push_back("kernel " + K.Name + ", statement" +
+                      (S.MoreOutputs.empty() ? " " : "s ") + S.Name + ": " +
+                      Zeroed + " = 0, before its blocks add their "
                       "partial sums");
   DK.Header.push_back("schedule: " + Sch.str(K, S));
   DK.Header.push_back(DK.launchLine());

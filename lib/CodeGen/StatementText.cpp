@@ -1,5 +1,6 @@
 //===- StatementText.cpp - The C text of a statement instance -------------===//
 #include "StatementText.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/CodeGen/DeviceAST.h"
 #include "loopy/Schedule/IslUtil.h"
 
@@ -213,20 +214,20 @@ std::string identity(ReduceOp Op, DType T) {
 
 std::string zeroOf(DType T) { return identity(ReduceOp::Sum, T); }
 
-static std::string writtenElement(CodeGenState &G, const isl::ast_build &Build,
+static std::string writtenElement(CodeGenState &G, const Access &Write,
+                                  const isl::ast_build &Build,
                                   const isl::pw_multi_aff &Iter, Piece P) {
   StatementMapping &M = G.M;
-  const Statement &S = *G.M.S;
   isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
       isl_pw_multi_aff_from_multi_aff(
-          M.accessOnTuple(S.Write.Relation, P).release()),
+          M.accessOnTuple(Write.Relation, P).release()),
       Iter.copy());
   isl::pw_multi_aff Owned = isl::manage(At);
   std::vector<std::string> Sub;
   for (int D = 0; D < isl_pw_multi_aff_dim(At, isl_dim_out); ++D)
     Sub.push_back(
         exprText(Build, isl::manage(isl_pw_multi_aff_get_pw_aff(At, D))));
-  return G.Addr.element(S.Write.Arg, Sub);
+  return G.Addr.element(Write.Arg, Sub);
 }
 
 Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
@@ -242,8 +243,12 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
   } else if (Tuple == M.TupleUpdate) {
     Piece P = M.Accs.empty() ? Piece::Compute : Piece::Update;
     if (P == Piece::Compute) {
-      I.Lines.push_back(writtenElement(G, Build, Iter, P) + " = " +
-                        valueText(G, *S.Rhs, Build, Iter, P) + ";");
+      // A fused statement's writes in turn.
+      for (unsigned O = 0; O < outputCount(S); ++O)
+        I.Lines.push_back(writtenElement(G, outputWrite(S, O), Build, Iter,
+                                         P) +
+                          " = " +
+                          valueText(G, outputRhs(S, O), Build, Iter, P) + ";");
     } else {
       std::string R = registerIndex(G, Build, Iter, P);
       for (const Accumulator &A : M.Accs) {
@@ -259,16 +264,20 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
       }
     }
   } else if (Tuple == M.TupleWrite) {
-    std::string Out = writtenElement(G, Build, Iter, Piece::Write);
-    if (G.InitOutputs)
-      I.Lines.push_back(Out + " = " + identity(S.Rhs->reduceOp(), S.Rhs->Type) +
-                        ";");
-    else if (M.splitAcrossBlocks())
-      I.Lines.push_back("loopy_atomic_add(&" + Out + ", " +
-                        valueText(G, *S.Rhs, Build, Iter, Piece::Write) + ");");
-    else
-      I.Lines.push_back(Out + " = " +
-                        valueText(G, *S.Rhs, Build, Iter, Piece::Write) + ";");
+    for (unsigned O = 0; O < outputCount(S); ++O) {
+      const Expr &Rhs = outputRhs(S, O);
+      std::string Out =
+          writtenElement(G, outputWrite(S, O), Build, Iter, Piece::Write);
+      if (G.InitOutputs)
+        I.Lines.push_back(Out + " = " + identity(Rhs.reduceOp(), Rhs.Type) +
+                          ";");
+      else if (M.splitAcrossBlocks())
+        I.Lines.push_back("loopy_atomic_add(&" + Out + ", " +
+                          valueText(G, Rhs, Build, Iter, Piece::Write) + ");");
+      else
+        I.Lines.push_back(Out + " = " +
+                          valueText(G, Rhs, Build, Iter, Piece::Write) + ";");
+    }
   }
   return I;
 }

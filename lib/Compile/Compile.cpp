@@ -186,12 +186,41 @@ Expected<Variant> chooseVariant(const Kernel &K,
 // Lower
 //===----------------------------------------------------------------------===//
 
+/// A fused variant: it maps the fused kernel's statements (Fusion.h).
+static Expected<device::DeviceProgram>
+lowerFused(const Kernel &K, const Variant &V, LoweringCache *Cache) {
+  std::optional<FusedKernel> Own;
+  const std::optional<FusedKernel> *View = &Own;
+  LoweringCache *ViewCache = nullptr;
+  if (Cache) {
+    LoweringCache::Fused &F = Cache->fused();
+    if (!F.Cache) {
+      F.View = fuseStatements(K);
+      F.Cache = std::make_unique<LoweringCache>();
+    }
+    View = &F.View;
+    ViewCache = F.Cache.get();
+  } else {
+    Own = fuseStatements(K);
+  }
+  if (!*View || (*View)->Tag != V.Fuse)
+    return Failure::user("the variant fuses statements as '" + V.Fuse +
+                         "', which kernel " + quote(K.Name) + " does not allow");
+  Expected<device::DeviceProgram> P =
+      lowerKernel((*View)->K, V.Schedules, ViewCache);
+  if (P)
+    P->Schedule = V.Fuse + " " + P->Schedule;
+  return P;
+}
+
 Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
                                              LoweringCache *Cache,
                                              unsigned long IslMaxOperations) {
   return underQuota<device::DeviceProgram>(
       K.Domain.ctx().get(), IslMaxOperations, "lowering the variant",
       [&]() -> Expected<device::DeviceProgram> {
+        if (!V.Fuse.empty())
+          return lowerFused(K, V, Cache);
         if (V.Merge.empty())
           return lowerKernel(K, V.Schedules, Cache);
         // A merged variant maps the merged kernel's statements.
@@ -227,7 +256,7 @@ namespace {
 /// per-thread loop nests of Init and Write, and with equal reduction tiles
 /// that of the body: the grid maps of every statement's schedule.
 std::string tilingKey(const Variant &V) {
-  std::string Key = V.Merge + " ";
+  std::string Key = V.Merge + V.Fuse + " ";
   for (const Schedule &Sch : V.Schedules) {
     for (const IndexMap &M : Sch.Maps)
       if (M.K == IndexMap::Kind::Grid)

@@ -12,6 +12,7 @@
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Runtime/OpenCL.h"
 #include "loopy/Support/Isl.h"
@@ -63,7 +64,7 @@ runParams(const Kernel &K, const CompileOptions &Opts, const char *Option,
 /// The reduction strategy of every reduction index and the staged reads of
 /// each statement: variants that share it exercise the same code paths.
 static std::string strategyKey(const Kernel &K, const Variant &V) {
-  std::string Key = V.Merge;
+  std::string Key = V.Merge + V.Fuse;
   for (size_t I = 0; I < V.Schedules.size(); ++I) {
     const Schedule &Sch = V.Schedules[I];
     const Statement &S = K.Stmts[I];
@@ -96,11 +97,18 @@ std::vector<size_t> selectVariants(const Kernel &K, const std::vector<Variant> &
   for (size_t I = 0; I < N && !Merged; ++I)
     if (!Vs[I].Merge.empty())
       Merged = mergeIndices(K);
-  for (size_t I = 0; I < N; ++I)
-    if (Seen.insert(strategyKey(Vs[I].Merge.empty() || !Merged ? K : Merged->K,
-                                Vs[I]))
-            .second)
+  // Fused variants map the fused kernel's statements.
+  std::optional<FusedKernel> Fused;
+  for (size_t I = 0; I < N && !Fused; ++I)
+    if (!Vs[I].Fuse.empty())
+      Fused = fuseStatements(K);
+  for (size_t I = 0; I < N; ++I) {
+    const Kernel &View = !Vs[I].Merge.empty() && Merged  ? Merged->K
+                         : !Vs[I].Fuse.empty() && Fused ? Fused->K
+                                                         : K;
+    if (Seen.insert(strategyKey(View, Vs[I])).second)
       Firsts.push_back(I);
+  }
   size_t Want = static_cast<size_t>(Opts.Sample);
   if (Opts.EveryStrategy)
     Want = std::max(Want, Firsts.size());

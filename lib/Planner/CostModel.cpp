@@ -7,7 +7,8 @@
 //     block and tile; other reads load once per use, divided by the
 //     register reuse of the thread's outputs that do not depend on them, and
 //     multiplied when consecutive threads do not touch consecutive elements;
-//   - arithmetic: two operations per iteration;
+//   - arithmetic: two operations per iteration and write (a fused
+//     statement has several);
 //   - shared memory traffic: staged reads are read from their buffer at
 //     every iteration, divided by the register reuse as above;
 //   - how well the GPU is filled: threads in flight against its capacity,
@@ -17,6 +18,7 @@
 #include "CostModel.h"
 
 #include <functional>
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Support/Isl.h"
@@ -123,7 +125,8 @@ CostFacts::CostFacts(const Kernel &K, const Statement &S)
   };
   for (const Access &Acc : S.Reads)
     Add(Acc);
-  Add(S.Write);
+  for (unsigned O = 0; O < outputCount(S); ++O)
+    Add(outputWrite(S, O));
 }
 
 bool CostFacts::uses(const Access &Acc, int Dim, unsigned Index) const {
@@ -200,8 +203,12 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
         Shared *= std::min<double>(M.Threads, 4);
     Bytes += Reads / Reuse / Shared * Elem * coalescingPenalty(K, Acc, Sch, Facts);
   }
-  Bytes += Outputs * dtypeSize(K.Args[S.Write.Arg].Type) *
-           coalescingPenalty(K, S.Write, Sch, Facts);
+  // A fused statement (Fusion.h) writes each of its outputs; its reads
+  // above are the group's, each array and access relation once.
+  unsigned Writes = outputCount(S);
+  for (unsigned O = 0; O < Writes; ++O)
+    Bytes += Outputs * dtypeSize(K.Args[outputWrite(S, O).Arg].Type) *
+             coalescingPenalty(K, outputWrite(S, O), Sch, Facts);
 
   // Occupancy.
   double T = Sch.totalThreads();
@@ -210,7 +217,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   for (const IndexMap &M : Sch.Maps)
     if (M.K == IndexMap::Kind::Grid)
       Operands += M.Ilp;
-  double Regs = 24 + Sch.registerOutputs() + Operands +
+  double Regs = 24 + Sch.registerOutputs() * Writes + Operands +
                 (Sch.Prefetch.empty() ? 0 : 8);
   double ByRegs = std::floor(RegistersPerSM / (Regs * T));
   double ByThreads = std::floor(ThreadsPerSM / T);
@@ -224,7 +231,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Fill = std::min(1.0, Resident * std::min(8.0, (double)Sch.registerOutputs()) /
                                   (SMs * ThreadsPerSM * 2));
   double Eff = 0.05 + 0.95 * Fill;
-  double Time = std::max({Bytes / Bandwidth, 2 * Iters * Waste / Flops,
+  double Time = std::max({Bytes / Bandwidth, 2 * Iters * Writes * Waste / Flops,
                           SharedTraffic / SharedBandwidth}) /
                 Eff;
   // Shared-memory staging costs a little per tile; barriers serialise.
@@ -243,7 +250,8 @@ std::vector<bool> readsAtEveryPoint(const Statement &S) {
     for (const ExprPtr &O : E.Operands)
       Mark(*O, Under);
   };
-  Mark(*S.Rhs, false);
+  for (unsigned O = 0; O < outputCount(S); ++O)
+    Mark(outputRhs(S, O), false);
   return Every;
 }
 

@@ -23,12 +23,14 @@
 #include "CostModel.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Schedule/Figures.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Planner/Planner.h"
 
 #include <isl/ctx.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <string_view>
@@ -311,6 +313,33 @@ void enumerateGrid(const Kernel &K, const Statement &S,
     if (UsesIndex)
       Stageable.push_back(R);
   }
+  // What is staged together: each read alone, or in a fused statement
+  // (Fusion.h), whose reads are those of several, two groups -- the reads
+  // its writes share, which fusion loads once, and the others -- so that
+  // a fused group adds as many schedules as one of its statements.
+  std::vector<std::vector<unsigned>> Units;
+  if (S.MoreOutputs.empty()) {
+    for (unsigned R : Stageable)
+      Units.push_back({R});
+  } else {
+    std::vector<unsigned> Users(S.Reads.size(), 0);
+    for (unsigned O = 0; O < outputCount(S); ++O) {
+      std::set<unsigned> Seen;
+      std::function<void(const Expr &)> Mark = [&](const Expr &E) {
+        if (E.Kind == ExprKind::Read && Seen.insert(E.AccessId).second)
+          ++Users[E.AccessId];
+        for (const ExprPtr &X : E.Operands)
+          Mark(*X);
+      };
+      Mark(outputRhs(S, O));
+    }
+    std::vector<unsigned> Shared, Own;
+    for (unsigned R : Stageable)
+      (Users[R] > 1 ? Shared : Own).push_back(R);
+    for (std::vector<unsigned> *U : {&Shared, &Own})
+      if (!U->empty())
+        Units.push_back(*U);
+  }
 
   // The sequential output loops, outermost, in every order too.
   for (const std::vector<unsigned> &SeqOrder : loopOrders(SeqOut))
@@ -333,7 +362,8 @@ void enumerateGrid(const Kernel &K, const Statement &S,
       if (!S.Indices.empty() && !(Fam.OneThread && T == 1) &&
           (T < Opts.MinThreads || T > Opts.MaxThreads || T % 32 != 0))
         continue;
-      if (Sch.registerOutputs() > Opts.MaxRegisterOutputs)
+      // A fused statement holds each of its outputs' registers.
+      if (Sch.registerOutputs() * outputCount(S) > Opts.MaxRegisterOutputs)
         continue;
       if (!validateSchedule(Sch, K, S).empty())
         continue;
@@ -341,14 +371,17 @@ void enumerateGrid(const Kernel &K, const Statement &S,
         Out.push_back(Sch);
       if (!RC.CanPrefetch || Stageable.empty())
         continue;
-      // Every non-empty subset of the reads worth staging (the first four).
-      unsigned NR = Stageable.size();
+      // Every non-empty subset of the reads worth staging (the first
+      // four), by the units staged together.
+      unsigned NR = Units.size();
       unsigned All = (1u << NR) - 1;
       for (unsigned Mask = RC.OnlyAllStaged ? All : 1; Mask <= All; ++Mask) {
         Schedule P = Sch;
         for (unsigned R = 0; R < NR; ++R)
           if (Mask & (1u << R))
-            P.Prefetch.push_back(Stageable[R]);
+            P.Prefetch.insert(P.Prefetch.end(), Units[R].begin(),
+                              Units[R].end());
+        std::sort(P.Prefetch.begin(), P.Prefetch.end());
         Out.push_back(P);
         // Register-tiled variants staging every read, also with the next
         // tile's loads overlapping this tile's work.
@@ -448,7 +481,7 @@ static bool computeFiguresCached(const Kernel &K, const Statement &S,
     return false;
   }
   F.Threads = Sch.totalThreads();
-  F.RegisterOutputs = Sch.registerOutputs();
+  F.RegisterOutputs = Sch.registerOutputs() * outputCount(S);
   F.SharedBytes = (*LF)->SharedBytes;
   F.Blocks = "(" + (*LF)->Grid[0] + ", " + (*LF)->Grid[1] + ", " +
              (*LF)->Grid[2] + ")";
@@ -597,21 +630,27 @@ static std::vector<Variant> planStatements(const Kernel &K,
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
                                 std::string &Error) {
   std::vector<Variant> Out = planStatements(K, Opts, Error);
-  // The kernel with the indices that travel together merged is another
-  // view of the same work: its variants join the space, ranked alike.
-  if (std::optional<MergedKernel> M = mergeIndices(K)) {
+  // Other views of the same work -- the kernel with the indices that
+  // travel together merged, and the one with the statements that run over
+  // one output space fused -- add their variants to the space, ranked
+  // alike, each one family.
+  auto Add = [&](const Kernel &View, const std::string &Tag, bool Fused) {
     std::string Unused;
-    for (Variant &V : planStatements(M->K, Opts, Unused)) {
-      V.Merge = M->Tag;
-      V.Name = M->Tag + " " + V.Name;
+    for (Variant &V : planStatements(View, Opts, Unused)) {
+      (Fused ? V.Fuse : V.Merge) = Tag;
+      V.Name = Tag + " " + V.Name;
       Out.push_back(std::move(V));
     }
     if (!Out.empty())
       Error.clear();
-    std::stable_sort(Out.begin(), Out.end(), [](const Variant &A, const Variant &B) {
-      return A.Cost < B.Cost;
-    });
-  }
+  };
+  if (std::optional<MergedKernel> M = mergeIndices(K))
+    Add(M->K, M->Tag, false);
+  if (std::optional<FusedKernel> F = fuseStatements(K))
+    Add(F->K, F->Tag, true);
+  std::stable_sort(Out.begin(), Out.end(), [](const Variant &A, const Variant &B) {
+    return A.Cost < B.Cost;
+  });
   return Out;
 }
 
@@ -647,7 +686,22 @@ std::optional<Variant> findVariant(const Kernel &K,
     }
     Rest.remove_prefix(Merged->Tag.size() + 1);
   }
-  const Kernel &KV = Merged ? Merged->K : K;
+  std::optional<FusedKernel> Fused;
+  if (!Merged && Rest.starts_with("fuse(")) {
+    Fused = fuseStatements(K);
+    if (!Fused) {
+      Error = "the variant fuses statements, but no statements of kernel '" +
+              K.Name + "' run over one output space";
+      return std::nullopt;
+    }
+    if (!Rest.starts_with(Fused->Tag + " ")) {
+      Error = "the variant's fusion does not match the kernel's: its "
+              "statements fuse as '" + Fused->Tag + "'";
+      return std::nullopt;
+    }
+    Rest.remove_prefix(Fused->Tag.size() + 1);
+  }
+  const Kernel &KV = Merged ? Merged->K : Fused ? Fused->K : K;
   std::vector<std::string> Parts;
   for (size_t B = 0;;) {
     size_t C = Rest.find('|', B);
@@ -658,14 +712,19 @@ std::optional<Variant> findVariant(const Kernel &K,
   }
   if (Parts.size() != KV.Stmts.size()) {
     Error = "the variant names " + std::to_string(Parts.size()) +
-            " schedule(s), but kernel has " + std::to_string(K.Stmts.size()) +
-            " statement(s); separate them with '|'";
+            " schedule(s), but kernel has " + std::to_string(KV.Stmts.size()) +
+            (Fused ? " statement(s) once fused" : " statement(s)") +
+            "; separate them with '|'";
     return std::nullopt;
   }
   Variant V;
   if (Merged) {
     V.Merge = Merged->Tag;
     V.Name = Merged->Tag + " ";
+  }
+  if (Fused) {
+    V.Fuse = Fused->Tag;
+    V.Name = Fused->Tag + " ";
   }
   for (size_t I = 0; I < Parts.size(); ++I) {
     auto Sch = parseSchedule(Parts[I], KV, KV.Stmts[I], Error);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/Schedule/Mapping.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Isl.h"
 #include "loopy/Support/Diagnostics.h"
@@ -379,6 +380,7 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
 
   // Reductions become register accumulators. Each must run over all the
   // statement's reduction indices, and none may nest in another.
+  unsigned Output = 0;
   std::function<bool(const Expr &, bool)> Collect = [&](const Expr &E,
                                                         bool Inside) {
     if (E.Kind == ExprKind::Reduce) {
@@ -389,7 +391,7 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
                 "the statement's reduction indices, not nested ones";
         return false;
       }
-      Map.Accs.push_back({&E, ""});
+      Map.Accs.push_back({&E, "", Output});
       return Collect(*E.Operands[0], true);
     }
     for (const ExprPtr &O : E.Operands)
@@ -399,17 +401,25 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   };
   if (!Collect(*S.Rhs, false))
     return Failure::user(Error);
+  for (const Statement::Output &O : S.MoreOutputs) {
+    ++Output;
+    if (!Collect(*O.Rhs, false))
+      return Failure::user(Error);
+  }
   for (size_t I = 0; I < Map.Accs.size(); ++I)
     Map.Accs[I].Name = Map.Accs.size() == 1 ? "acc" : "acc" + std::to_string(I);
   if (Map.splitAcrossBlocks()) {
     // Blocks add their partial results into the output, which a kernel
     // launched first sets to zero: that is only the statement's value
-    // when the statement is the sum itself.
-    if (S.Rhs->Kind != ExprKind::Reduce || S.Rhs->reduceOp() != ReduceOp::Sum ||
-        S.Rhs->Type == DType::Bool) {
-      Error = "a reduction split across blocks adds the blocks' results "
-              "atomically; it needs a statement of the form out = sum(...)";
-      return Failure::user(Error);
+    // when the statement is the sum itself (each of a fused statement's).
+    for (unsigned O = 0; O < outputCount(S); ++O) {
+      const Expr &Rhs = outputRhs(S, O);
+      if (Rhs.Kind != ExprKind::Reduce || Rhs.reduceOp() != ReduceOp::Sum ||
+          Rhs.Type == DType::Bool) {
+        Error = "a reduction split across blocks adds the blocks' results "
+                "atomically; it needs a statement of the form out = sum(...)";
+        return Failure::user(Error);
+      }
     }
   }
 

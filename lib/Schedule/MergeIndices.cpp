@@ -15,8 +15,6 @@
 
 namespace loopy {
 
-namespace {
-
 ExprPtr cloneExpr(const Expr &E) {
   auto C = std::make_unique<Expr>(E.Kind, E.Type, E.Loc);
   C->Op = E.Op;
@@ -30,6 +28,8 @@ ExprPtr cloneExpr(const Expr &E) {
     C->Operands.push_back(cloneExpr(*O));
   return C;
 }
+
+namespace {
 
 /// Does \p E use domain index \p Pos as a value?
 bool usesIndexValue(const Expr &E, unsigned Pos) {
@@ -350,6 +350,8 @@ Kernel cloneKernel(const Kernel &K) {
     N.Write = S.Write;
     N.Reads = S.Reads;
     N.Rhs = cloneExpr(*S.Rhs);
+    for (const Statement::Output &O : S.MoreOutputs)
+      N.MoreOutputs.push_back({O.Write, cloneExpr(*O.Rhs)});
     M.Stmts.push_back(std::move(N));
   }
   return M;

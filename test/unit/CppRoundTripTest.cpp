@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/CodeGen/Lower.h"
+#include "loopy/Compile/Compile.h"
 #include "loopy/CodeGen/Plant.h"
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Driver/CheckOpenCL.h"
@@ -284,7 +285,8 @@ std::vector<HostData> CppRoundTrip::runVariants(const Kernel &K,
   std::vector<device::DeviceProgram> Programs;
   std::string Source = printPrelude(Dialect::OpenCL);
   for (size_t I : Pick) {
-    auto P = lowerKernel(K, Vs[I].Schedules);
+    // Through the variant's view of the kernel (merged, fused or none).
+    auto P = lowerVariant(K, Vs[I]);
     EXPECT_TRUE(P) << Vs[I].Name << ": " << (P ? "" : P.failure().Message);
     if (!P)
       return {};

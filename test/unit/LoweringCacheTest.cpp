@@ -11,6 +11,7 @@
 
 #include "loopy/CodeGen/Lower.h"
 #include "loopy/CodeGen/Printer.h"
+#include "loopy/Compile/Compile.h"
 #include "loopy/Planner/Planner.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +29,7 @@ std::vector<std::string> lowerAll(const Kernel &K,
   LoweringCache One;
   for (size_t I : Order) {
     LoweringCache Own;
-    auto P = lowerKernel(K, Vs[I].Schedules, Shared ? &One : &Own);
+    auto P = lowerVariant(K, Vs[I], Shared ? &One : &Own);
     Out[I] = P ? printProgram(*P, Dialect::CUDA)
                : "failed: " + P.failure().Message;
   }

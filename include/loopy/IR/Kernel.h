@@ -67,6 +67,15 @@ struct Statement {
   Access Write;
   std::vector<Access> Reads;
   ExprPtr Rhs;
+  /// A statement that the planner made of several fused ones
+  /// (Schedule/Fusion.h) writes more than Write: each further write with
+  /// its right-hand side, whose reads are positions in Reads. Empty in a
+  /// checked kernel.
+  struct Output {
+    Access Write;
+    ExprPtr Rhs;
+  };
+  std::vector<Output> MoreOutputs;
 
   /// Position of kernel index \p Index in the statement's tuple, or -1 if
   /// the statement does not run over it.

@@ -48,9 +48,13 @@ struct Variant {
   /// Empty, or the tag of the merged kernel (MergeIndices.h) whose
   /// statements the schedules map: "merge(a,b) merge(c,d)".
   std::string Merge;
+  /// Empty, or the tag of the fused kernel (Fusion.h) whose statements the
+  /// schedules map: "fuse(S0,S1,S2)".
+  std::string Fuse;
   std::vector<Schedule> Schedules;
   std::vector<Figures> Stats;
-  /// The schedule strings, joined by " | ", after the merge tag if any.
+  /// The schedule strings, joined by " | ", after the merge or fusion tag
+  /// if any.
   std::string Name;
   double Cost = 0;
 };

@@ -11,6 +11,7 @@
 #ifndef LOOPY_SCHEDULE_LOWERINGCACHE_H
 #define LOOPY_SCHEDULE_LOWERINGCACHE_H
 
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Support/Expected.h"
 
@@ -110,11 +111,19 @@ public:
   };
   Merged &merged() { return MergedView; }
 
+  /// The kernel with its statements fused (Fusion.h), likewise.
+  struct Fused {
+    std::optional<FusedKernel> View;
+    std::unique_ptr<LoweringCache> Cache;
+  };
+  Fused &fused() { return FusedView; }
+
 private:
   std::map<std::string, Nest> Nests;
   std::map<std::string, Block> Blocks;
   std::map<std::string, StatementFacts> Stmts;
   Merged MergedView;
+  Fused FusedView;
 };
 
 } // namespace loopy

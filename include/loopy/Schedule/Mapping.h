@@ -46,6 +46,9 @@ enum class Piece { Init, Update, Write, Compute };
 struct Accumulator {
   const Expr *Reduce;
   std::string Name;
+  /// The write it serves: 0 for the statement's Write, I for its
+  /// MoreOutputs[I - 1] (a fused statement, Fusion.h).
+  unsigned Output = 0;
 };
 
 /// Names of the generated code, each given out once.

@@ -57,6 +57,9 @@ std::optional<MergedKernel> mergeIndices(const Kernel &K);
 /// A deep copy of \p K in the same isl context.
 Kernel cloneKernel(const Kernel &K);
 
+/// A deep copy of \p E.
+ExprPtr cloneExpr(const Expr &E);
+
 } // namespace loopy
 
 #endif
