@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build BUILD into BUILD/installed/prefix, then configures,
 # builds and runs this project against it through find_package(Loopy), and
-# its program once more through pkg-config (loopy.pc).
+# its program once more through pkg-config (loopy.pc). Where nvcc is found,
+# the project also builds a kernel module with loopy_add_kernels.
 #
 #   examples/installed/check.sh BUILD
 set -euo pipefail
@@ -19,6 +20,11 @@ cmake -S "$here" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/prefix"
 cmake --build "$work/build"
 "$work/build/variants" 256
+if [ -x "$work/build/dot-host" ]; then
+  "$work/build/dot-host"
+else
+  echo "nvcc not found: the loopy_add_kernels module was not built"
+fi
 
 # The same program through pkg-config.
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"

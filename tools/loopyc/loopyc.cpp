@@ -69,9 +69,19 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (Check && !Emit.empty())
     return "--check prints a report of the variants it ran; " + Emit +
            " cannot go with it";
+  bool Module = Opts.Emit == EmitKind::CudaModule;
+  if (Module && All)
+    return "--all-variants does nothing with --emit=cuda-module, which "
+           "holds one variant of each kernel";
+  if (Module && R.count("db") && Variant)
+    return "--db and --variant exclude each other: the module holds the "
+           "tuned winner or the variant named";
   for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
-    if (R.count(Opt) && !Opts.Tune)
-      return std::string("--") + Opt + " goes with --tune";
+    if (R.count(Opt) && !Opts.Tune && !(Module && std::string(Opt) == "db"))
+      return std::string("--") + Opt + " goes with --tune" +
+             (std::string(Opt) == "db"
+                  ? " or --emit=cuda-module (the winners it builds with)"
+                  : "");
   if (R.count("budget") && R.count("exhaustive"))
     return "--budget and --exhaustive exclude each other; --exhaustive times "
            "every variant";
@@ -140,7 +150,8 @@ void addOptions(cxxopts::Options &Options) {
       ("emit", "what to produce instead of the default CUDA (the tuned "
                "winner where a GPU is present, else the first-ranked "
                "variant): cuda (first-ranked, never tuned), ir, opencl, "
-               "ptx, variants or json",
+               "ptx, variants, json or cuda-module (-o NAME writes NAME.cu "
+               "and NAME.h with a typed launcher per kernel, for nvcc)",
        cxxopts::value<std::string>(), "KIND")
       ("format", "with --emit=variants, --check or --tune: text (default) "
                  "or json, one array",
@@ -173,7 +184,9 @@ void addOptions(cxxopts::Options &Options) {
       ("report", "with --tune: print the ranked table of the first N variants",
        cxxopts::value<size_t>()->implicit_value("20"), "N")
       ("db", "with --tune: the tuning database (default "
-             "$XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB)",
+             "$XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB); with "
+             "--emit=cuda-module: the database whose winners the module "
+             "holds (tuned on any device)",
        cxxopts::value<std::string>(), "PATH");
   Options.add_options("Checking")
       ("check", "nvrtc: compile sampled variants with NVRTC; opencl: run them "
@@ -273,7 +286,7 @@ int run(int argc, char **argv) {
     auto Kind = loopy::parseEmitKind(Emit);
     if (!Kind) {
       std::cerr << "loopyc: error: unknown --emit value '" << Emit
-                << "'; expected cuda, ir, opencl, ptx, variants or json\n";
+                << "'; expected cuda, ir, opencl, ptx, variants, json or cuda-module\n";
       return 1;
     }
     Opts.Emit = *Kind;
