@@ -7,6 +7,7 @@
 #include "GitCommit.h"
 #include "RunExtractor.h"
 #include "loopy/Driver/Driver.h"
+#include "loopy/Support/Diagnostics.h"
 
 #include <cxxopts.hpp>
 
@@ -218,6 +219,10 @@ void addOptions(cxxopts::Options &Options) {
       ("j,jobs", "threads that lower, compile and run variants (0: one per "
                  "core)",
        cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("color", "colour diagnostics as clang does: auto (where standard "
+                "error is a terminal and NO_COLOR is unset; the default), "
+                "always or never",
+       cxxopts::value<std::string>(), "WHEN")
       ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
@@ -266,6 +271,19 @@ int run(int argc, char **argv) {
     std::cout << "loopyc " << LOOPY_VERSION << " (commit " << LOOPY_GIT_COMMIT
               << ")\n";
     return 0;
+  }
+
+  if (R.count("color")) {
+    std::string C = R["color"].as<std::string>();
+    if (C == "always") {
+      loopy::setDiagnosticColor(loopy::ColorMode::Always);
+    } else if (C == "never") {
+      loopy::setDiagnosticColor(loopy::ColorMode::Never);
+    } else if (C != "auto") {
+      std::cerr << "loopyc: error: unknown --color value '" << C
+                << "'; expected auto, always or never\n";
+      return 1;
+    }
   }
 
   loopy::CompileOptions Opts;
