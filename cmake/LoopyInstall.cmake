@@ -40,7 +40,8 @@ if(LOOPY_ISL_ROOT)
   install(DIRECTORY ${ISL_INCLUDE_DIR}/isl DESTINATION include COMPONENT dev)
   set(LOOPY_ISL_LINK "")
 else()
-  set(LOOPY_ISL_LINK "${ISL_LIBRARY};${GMP_LIBRARY}")
+  # With the separator from the next item of the link interface.
+  set(LOOPY_ISL_LINK "${ISL_LIBRARY};${GMP_LIBRARY};")
 endif()
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/loopy-archive-members.mri
      CONTENT "${LOOPY_ARCHIVE_MEMBERS}")
