@@ -48,6 +48,10 @@ const char *Usage =
     "  --quick                   a few cases of each suite\n"
     "  --db=PATH                 the tuning database\n"
     "  --budget=N                variants timed per kernel\n"
+    "  --examples=DIR            the examples suite's .loop files (default:\n"
+    "                            share/loopy/examples beside the program's\n"
+    "                            bin folder, as the build and install lay out)\n"
+    "  --zoo=DIR                 the zoo's files (default: share/loopy/zoo)\n"
     "  --list                    print the selected cases with their counted\n"
     "                            work and reference, and check every zoo\n"
     "                            file's cuBLAS calls on the host against the\n"
@@ -329,8 +333,20 @@ int list(const std::vector<Case> &Cases, const std::vector<ZooFile> &Zoo) {
   return Status;
 }
 
+/// PREFIX/share/loopy/\p Name for the program at PREFIX/bin: where the
+/// build tree and an installed package put the benchmark's inputs.
+std::string dataDir(const char *Name) {
+  std::error_code EC;
+  std::filesystem::path Exe =
+      std::filesystem::read_symlink("/proc/self/exe", EC);
+  if (EC)
+    return Name;
+  return (Exe.parent_path().parent_path() / "share" / "loopy" / Name).string();
+}
+
 int run(int argc, char **argv) {
   std::string Out, Only, Db, Suite = "all";
+  std::string ExamplesDir = dataDir("examples"), ZooDir = dataDir("zoo");
   bool Quick = false, List = false;
   size_t Budget = 0;
   for (int I = 1; I < argc; ++I) {
@@ -345,6 +361,10 @@ int run(int argc, char **argv) {
       Suite = A.substr(8);
     else if (A.rfind("--db=", 0) == 0)
       Db = A.substr(5);
+    else if (A.rfind("--examples=", 0) == 0)
+      ExamplesDir = A.substr(11);
+    else if (A.rfind("--zoo=", 0) == 0)
+      ZooDir = A.substr(6);
     else if (A.rfind("--budget=", 0) == 0)
       Budget = std::stoul(A.substr(9));
     else if (A == "--help" || A == "-h") {
@@ -368,10 +388,10 @@ int run(int argc, char **argv) {
   std::vector<Case> Cases;
   std::vector<ZooFile> Zoo;
   if (Suite != "zoo")
-    for (Case &C : exampleCases(LOOPY_EXAMPLES_DIR))
+    for (Case &C : exampleCases(ExamplesDir))
       Cases.push_back(std::move(C));
   if (Suite != "examples")
-    for (ZooFile &F : readZoo(LOOPY_ZOO_DIR))
+    for (ZooFile &F : readZoo(ZooDir))
       if (selected(F.Name, Only))
         Zoo.push_back(std::move(F));
   for (const ZooFile &F : Zoo)

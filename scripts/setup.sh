@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ make xz-utils python3 libcxxopts-dev nlohmann-json3-dev
           libsqlite3-dev libgtest-dev llvm-14-tools libclang-14-dev llvm-14-dev
-          pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)
+          pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers pkgconf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

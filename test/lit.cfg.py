@@ -32,3 +32,11 @@ config.environment["POCL_CACHE_DIR"] = os.path.join(config.loopy_obj_root, "pocl
 # device node.
 if not os.path.exists("/dev/nvidiactl"):
     config.available_features.add("no-gpu")
+
+# nvcc compiles the modules of --emit=cuda-module (no GPU needed); tests
+# that need it say REQUIRES: nvcc and are reported unsupported without it.
+import shutil
+nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+if os.path.exists(nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))

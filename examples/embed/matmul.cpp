@@ -8,8 +8,6 @@
 //   embed-matmul [N]     (default 1024; N×N times N×N)
 //
 //===----------------------------------------------------------------------===//
-#include "loopy/Runtime/Cuda.h"
-#include "loopy/Runtime/GpuWorker.h"
 #include "loopy/loopy.h"
 
 #include <cmath>
@@ -54,7 +52,7 @@ int main(int argc, char **argv) {
     for (float &X : B)
       X = U(Gen);
     size_t Bytes = sizeof(float) * N * N;
-    loopy::cuda::DeviceBuffer DA(Bytes), DB(Bytes), DC(Bytes);
+    loopy::api::DeviceBuffer DA(Bytes), DB(Bytes), DC(Bytes);
     DA.upload(A.data());
     DB.upload(B.data());
     DC.memset(0xff); // NaN everywhere: an element left unwritten shows

@@ -19,6 +19,7 @@
 
 #include "loopy/Planner/Planner.h" // PlannerOptions
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -157,6 +158,30 @@ private:
   struct Impl;
   explicit Source(std::shared_ptr<const Impl> P);
   std::shared_ptr<const Impl> P;
+};
+
+/// Device memory on device 0, in its primary context (the one tuned
+/// kernels run in and the CUDA runtime shares), freed on destruction.
+/// Movable, not copyable; every failure throws Error.
+class DeviceBuffer {
+public:
+  explicit DeviceBuffer(std::size_t Bytes);
+  DeviceBuffer(DeviceBuffer &&) noexcept;
+  DeviceBuffer &operator=(DeviceBuffer &&) noexcept;
+  ~DeviceBuffer();
+
+  DevicePtr pointer() const;
+  std::size_t size() const;
+  /// Copies size() bytes from \p Host (synchronously).
+  void upload(const void *Host) const;
+  /// Copies size() bytes to \p Host (synchronously).
+  void download(void *Host) const;
+  /// Sets every byte to \p Value.
+  void memset(unsigned char Value) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
 };
 
 } // namespace loopy::api

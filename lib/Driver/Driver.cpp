@@ -27,6 +27,8 @@ std::optional<EmitKind> parseEmitKind(const std::string &S) {
     return EmitKind::Variants;
   if (S == "json")
     return EmitKind::JSON;
+  if (S == "cuda-module")
+    return EmitKind::CudaModule;
   return std::nullopt;
 }
 
@@ -75,6 +77,35 @@ static Status writeOutput(const std::string &Path, const std::string &Text) {
   return success();
 }
 
+/// --emit=cuda-module: NAME.h and NAME.cu for -o NAME (or NAME.cu or
+/// NAME.h).
+static Status writeCudaModule(CheckedSource &C, const CompileOptions &Opts,
+                              DiagnosticEngine &Diags) {
+  std::string Stem = Opts.Output;
+  if (Stem.empty() || Stem == "-") {
+    Diags.error("--emit=cuda-module writes two files; name them with "
+                "-o NAME (NAME.cu and NAME.h)");
+    return Failure::user("");
+  }
+  for (const char *Ext : {".cu", ".h"})
+    if (Stem.size() > std::strlen(Ext) &&
+        Stem.compare(Stem.size() - std::strlen(Ext), std::string::npos,
+                     Ext) == 0)
+      Stem.resize(Stem.size() - std::strlen(Ext));
+  auto M = emitCudaModule(C, Opts, Stem, Diags);
+  if (!M)
+    return M.takeFailure();
+  for (auto [Path, Text] : {std::pair{Stem + ".h", &M->Header},
+                            std::pair{Stem + ".cu", &M->Source}}) {
+    Status W = writeOutput(Path, *Text);
+    if (!W) {
+      Diags.error(W.failure().Message);
+      return Failure::user("");
+    }
+  }
+  return success();
+}
+
 /// Everything after the checks: the output of \p Opts for \p C, appended
 /// to \p Result.
 static Status produce(CheckedSource &C, const CompileOptions &Opts,
@@ -82,6 +113,8 @@ static Status produce(CheckedSource &C, const CompileOptions &Opts,
                       DiagnosticEngine &Diags) {
   if (Opts.Tune)
     return tuneKernels(C, Opts, Result, Err, Diags);
+  if (Opts.Emit == EmitKind::CudaModule)
+    return writeCudaModule(C, Opts, Diags);
   if (Opts.Emit == EmitKind::Best && !Opts.CheckNvrtc && !Opts.CheckOpenCL) {
     // A variant the user chose is printed as it is, untuned.
     if (Opts.Variant.empty() && !Opts.AllVariants)
@@ -139,6 +172,8 @@ Status runCompiler(const CompileOptions &Opts, std::ostream &Out,
     Out << Result.str(); // what was produced, such as a --check report
     return S;
   }
+  if (Opts.Emit == EmitKind::CudaModule) // written already
+    return success();
   if (Opts.Output.empty() || Opts.Output == "-") {
     Out << Result.str();
     return success();

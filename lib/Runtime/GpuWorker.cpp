@@ -96,8 +96,14 @@ std::string findWorker(std::string &Tried) {
     std::error_code EC;
     std::filesystem::path Exe =
         std::filesystem::read_symlink("/proc/self/exe", EC);
-    if (!EC)
+    // Next to the program (the build tree), then where an installed
+    // package puts it: PREFIX/libexec/loopy beside PREFIX/bin.
+    if (!EC) {
       Candidates.push_back((Exe.parent_path() / "loopy-worker").string());
+      Candidates.push_back((Exe.parent_path().parent_path() / "libexec" /
+                            "loopy" / "loopy-worker")
+                               .string());
+    }
     std::string Built = LOOPY_WORKER_BUILD_PATH;
     if (!Built.empty() && (Candidates.empty() || Candidates[0] != Built))
       Candidates.push_back(Built);

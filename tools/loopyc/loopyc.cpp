@@ -8,6 +8,7 @@
 #include "RunExtractor.h"
 #include "loopy/Driver/Driver.h"
 #include "loopy/Driver/Emit.h"
+#include "loopy/Support/Diagnostics.h"
 
 #include <cxxopts.hpp>
 
@@ -70,9 +71,19 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (Check && !Emit.empty())
     return "--check prints a report of the variants it ran; " + Emit +
            " cannot go with it";
+  bool Module = Opts.Emit == EmitKind::CudaModule;
+  if (Module && All)
+    return "--all-variants does nothing with --emit=cuda-module, which "
+           "holds one variant of each kernel";
+  if (Module && R.count("db") && Variant)
+    return "--db and --variant exclude each other: the module holds the "
+           "tuned winner or the variant named";
   for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
-    if (R.count(Opt) && !Opts.Tune)
-      return std::string("--") + Opt + " goes with --tune";
+    if (R.count(Opt) && !Opts.Tune && !(Module && std::string(Opt) == "db"))
+      return std::string("--") + Opt + " goes with --tune" +
+             (std::string(Opt) == "db"
+                  ? " or --emit=cuda-module (the winners it builds with)"
+                  : "");
   if (R.count("budget") && R.count("exhaustive"))
     return "--budget and --exhaustive exclude each other; --exhaustive times "
            "every variant";
@@ -141,7 +152,8 @@ void addOptions(cxxopts::Options &Options) {
       ("emit", "what to produce instead of the default CUDA (the tuned "
                "winner where a GPU is present, else the first-ranked "
                "variant): cuda (first-ranked, never tuned), ir, opencl, "
-               "ptx, variants or json",
+               "ptx, variants, json or cuda-module (-o NAME writes NAME.cu "
+               "and NAME.h with a typed launcher per kernel, for nvcc)",
        cxxopts::value<std::string>(), "KIND")
       ("format", "with --emit=variants, --check or --tune: text (default) "
                  "or json, one array",
@@ -174,7 +186,9 @@ void addOptions(cxxopts::Options &Options) {
       ("report", "with --tune: print the ranked table of the first N variants",
        cxxopts::value<size_t>()->implicit_value("20"), "N")
       ("db", "with --tune, --db-export or --db-merge: the tuning database "
-             "(default $XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB)",
+             "(default $XDG_CACHE_HOME/loopy/tuning.db, or $LOOPY_TUNING_DB); "
+             "with --emit=cuda-module: the database whose winners the module "
+             "holds (tuned on any device)",
        cxxopts::value<std::string>(), "PATH")
       ("db-export", "write every result of the tuning database to FILE as "
                     "JSON ('-': standard output), for --db-merge elsewhere; "
@@ -214,6 +228,10 @@ void addOptions(cxxopts::Options &Options) {
       ("j,jobs", "threads that lower, compile and run variants (0: one per "
                  "core)",
        cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("color", "colour diagnostics as clang does: auto (where standard "
+                "error is a terminal and NO_COLOR is unset; the default), "
+                "always or never",
+       cxxopts::value<std::string>(), "WHEN")
       ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
@@ -290,6 +308,19 @@ int run(int argc, char **argv) {
     return S ? 0 : exitStatus(S.failure());
   }
 
+  if (R.count("color")) {
+    std::string C = R["color"].as<std::string>();
+    if (C == "always") {
+      loopy::setDiagnosticColor(loopy::ColorMode::Always);
+    } else if (C == "never") {
+      loopy::setDiagnosticColor(loopy::ColorMode::Never);
+    } else if (C != "auto") {
+      std::cerr << "loopyc: error: unknown --color value '" << C
+                << "'; expected auto, always or never\n";
+      return 1;
+    }
+  }
+
   loopy::CompileOptions Opts;
   if (!R.count("input")) {
     std::cerr << "loopyc: error: no input file; run 'loopyc FILE' or "
@@ -308,7 +339,7 @@ int run(int argc, char **argv) {
     auto Kind = loopy::parseEmitKind(Emit);
     if (!Kind) {
       std::cerr << "loopyc: error: unknown --emit value '" << Emit
-                << "'; expected cuda, ir, opencl, ptx, variants or json\n";
+                << "'; expected cuda, ir, opencl, ptx, variants, json or cuda-module\n";
       return 1;
     }
     Opts.Emit = *Kind;

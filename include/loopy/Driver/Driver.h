@@ -33,8 +33,9 @@ inline Status success() { return std::monostate(); }
 /// tuned winner where a GPU is present and every index parameter has a
 /// value, else the planner's first-ranked variant, with a note saying
 /// which. CUDA is always the first-ranked variant (or the one --variant
-/// names), never tuned.
-enum class EmitKind { Best, IR, CUDA, OpenCL, PTX, Variants, JSON };
+/// names), never tuned. CudaModule writes NAME.cu and NAME.h (Output is
+/// NAME) for nvcc builds (emitCudaModule).
+enum class EmitKind { Best, IR, CUDA, OpenCL, PTX, Variants, JSON, CudaModule };
 
 /// Parses an --emit value; nullopt if unknown. Best has no spelling.
 std::optional<EmitKind> parseEmitKind(const std::string &S);

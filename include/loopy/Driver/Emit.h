@@ -3,7 +3,8 @@
 // emitDeviceCode produces --emit=variants|cuda|opencl|ptx|json and the
 // --check runs for checked kernels: it plans each kernel, picks the variant
 // asked for (or the best ranked), lowers it and prints it, all through the
-// compile entry (Compile/Compile.h). tuneKernels is --tune.
+// compile entry (Compile/Compile.h). tuneKernels is --tune;
+// emitCudaModule is --emit=cuda-module.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_DRIVER_EMIT_H
@@ -50,6 +51,30 @@ Status exportTuningDb(const std::string &Db, const std::string &File,
                       std::ostream &Out, std::ostream &Err);
 Status mergeTuningDb(const std::string &Db, const std::string &File,
                      std::ostream &Err);
+
+/// The two files of --emit=cuda-module.
+struct CudaModule {
+  /// NAME.h: a typed launcher per kernel, declared for host code
+  /// (loopy::kernels::KERNEL(arguments by name, cudaStream_t) returning
+  /// cudaError_t); it needs only <cuda_runtime_api.h>.
+  std::string Header;
+  /// NAME.cu, for nvcc: the kernels under one prelude and the launchers,
+  /// which compute each grid, opt in to dynamic shared memory, run a split
+  /// reduction's zero-initialisation first and check the alignment of
+  /// arrays read as vectors.
+  std::string Source;
+};
+
+/// --emit=cuda-module: the module of every kernel of \p C, each the
+/// variant Opts.Variant names, else the winner stored in the tuning
+/// database Opts.Db for its sizes and planner options (tuned on any
+/// device; a warning where there is none), else the first-ranked one.
+/// \p Stem is the output path without extension: the .cu includes the
+/// header by its file name.
+Expected<CudaModule> emitCudaModule(CheckedSource &C,
+                                    const CompileOptions &Opts,
+                                    const std::string &Stem,
+                                    DiagnosticEngine &Diags);
 
 } // namespace loopy
 

@@ -3,6 +3,7 @@
 // Every user-facing error goes through one DiagnosticEngine, which prints
 // `file:line:col: error: message`, the source line and a caret under the
 // offending range. Messages start lower-case and carry no trailing period.
+// On a terminal they take clang's colours (setDiagnosticColor).
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_SUPPORT_DIAGNOSTICS_H
@@ -50,6 +51,17 @@ private:
   unsigned ErrorLimit;
   unsigned Errors = 0;
 };
+
+/// When diagnostics written to standard error take clang's colours (bold
+/// location and message, red errors, magenta warnings, green caret).
+enum class ColorMode {
+  Auto,   // where standard error is a terminal and NO_COLOR is unset or empty
+  Always, // also into pipes and files
+  Never,
+};
+/// Sets the colour mode of every DiagnosticEngine writing to std::cerr
+/// (loopyc's --color); Auto until set. Other streams are never coloured.
+void setDiagnosticColor(ColorMode M);
 
 /// Quotes \p S for a message: 'S'.
 std::string quote(std::string_view S);
