@@ -1,6 +1,7 @@
 //===- ExtractAction.cpp - The Clang action behind loopy-extract ----------===//
 #include "ExtractAction.h"
 #include "Analysis.h"
+#include "Distribute.h"
 #include "Lifter.h"
 #include "LoopPrinter.h"
 #include "Pragmas.h"
@@ -31,42 +32,121 @@ public:
       return;
     std::vector<KernelRequest> Requests = matchPragmas(*Pragmas, Ctx, R);
     IslContext Isl;
-    std::map<std::string, clang::SourceLocation> Seen;
-    clang::SourceManager &SM = Ctx.getSourceManager();
-    for (const KernelRequest &Req : Requests) {
-      std::string Name =
-          Req.Name.empty() ? Req.Function->getNameAsString() : Req.Name;
-      if (!Only.empty() && Name != Only)
-        continue;
-      if (Seen.count(Name)) {
-        R.error(Req.PragmaLoc, msg::DuplicateKernelName) << Name;
-        R.note(Seen[Name], msg::PreviousKernel) << Name;
-        continue;
-      }
-      Seen[Name] = Req.PragmaLoc;
-      try {
-        LiftedKernel K = Lifter(Req, Ctx, R).lift();
-        clang::PresumedLoc At = SM.getPresumedLoc(
-            Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
-        K.Origin = "lifted by loopy-extract from " + std::string(At.getFilename()) +
-                   ":" + std::to_string(At.getLine());
-        inferAssumptions(K, Isl.get(), R);
-        bool EmptyDomain = warnEmptyDomain(K, Isl.get(), R);
-        inferShapes(K, Isl.get(), R);
-        std::vector<clang::SourceRange> LineOrigins;
-        std::string Text = printKernel(K, LineOrigins);
-        checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
-        Result.Text += (Result.Kernels++ ? "\n" : "") + Text;
-      } catch (LiftFailed &) {
-      }
+    // The parts of one distributed nest are lifted together.
+    for (size_t I = 0; I < Requests.size();) {
+      size_t E = I + 1;
+      while (Requests[I].DistGroup && E < Requests.size() &&
+             Requests[E].DistGroup == Requests[I].DistGroup)
+        ++E;
+      liftGroup({Requests.begin() + I, Requests.begin() + E}, Ctx, R,
+                Isl.get());
+      I = E;
     }
   }
 
 private:
+  /// Lifts the parts \p Parts of one nest (one request unless it was
+  /// distributed), checks them and adds them to the result: all of them,
+  /// or none if one fails.
+  void liftGroup(const std::vector<KernelRequest> &Parts,
+                 clang::ASTContext &Ctx, Reporter &R, isl::ctx Isl);
+
+  std::map<std::string, clang::SourceLocation> Seen;
+
   std::string Only;
   ExtractResult &Result;
   std::unique_ptr<std::vector<LoopyPragma>> Pragmas;
 };
+
+void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
+                                clang::ASTContext &Ctx, Reporter &R,
+                                isl::ctx Isl) {
+  clang::SourceManager &SM = Ctx.getSourceManager();
+  const KernelRequest &First = Parts.front();
+  std::string Base =
+      First.Name.empty() ? First.Function->getNameAsString() : First.Name;
+  auto PartName = [&](size_t I) {
+    return Parts.size() > 1 ? Base + "_" + std::to_string(I) : Base;
+  };
+  bool Wanted = Only.empty() || Only == Base;
+  for (size_t I = 0; I < Parts.size() && !Wanted; ++I)
+    Wanted = Only == PartName(I);
+  if (!Wanted)
+    return;
+  for (size_t I = 0; I < Parts.size(); ++I) {
+    std::string Name = PartName(I);
+    if (Seen.count(Name)) {
+      R.error(First.PragmaLoc, msg::DuplicateKernelName) << Name;
+      R.note(Seen[Name], msg::PreviousKernel) << Name;
+      return;
+    }
+  }
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Seen[PartName(I)] = First.PragmaLoc;
+
+  // The comment above each part names the deeper of the splits that
+  // separate it from its neighbours.
+  auto Note = [&](size_t I) -> std::string {
+    if (Parts.size() < 2)
+      return "";
+    const KernelRequest *Split = I > 0 ? &Parts[I] : &Parts[1];
+    if (I + 1 < Parts.size() && Parts[I + 1].Shared > Split->Shared)
+      Split = &Parts[I + 1];
+    std::string N = "part " + std::to_string(I + 1) + " of " +
+                    std::to_string(Parts.size()) + " of '" + Base + "', ";
+    if (Split->Shared == 0)
+      return N + "one kernel per loop nest: the host runs the parts in this "
+                 "order";
+    std::string Loops;
+    for (const std::string &L : Split->SharedNames)
+      Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+    return N + "its loops over " + Loops + " on line " +
+           std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
+           " distributed: the host runs the parts in this order";
+  };
+
+  std::vector<LiftedKernel> Lifted;
+  bool Failed = false;
+  for (const KernelRequest &Req : Parts) {
+    try {
+      Lifted.push_back(Lifter(Req, Ctx, R).lift());
+    } catch (LiftFailed &) {
+      Failed = true;
+    }
+  }
+  if (Failed)
+    return;
+  std::vector<std::string> Texts;
+  std::vector<DistributedPart> Checked;
+  try {
+    for (size_t I = 0; I < Lifted.size(); ++I) {
+      LiftedKernel &K = Lifted[I];
+      const KernelRequest &Req = Parts[I];
+      if (Parts.size() > 1)
+        K.Name = PartName(I);
+      K.PartNote = Note(I);
+      clang::PresumedLoc At = SM.getPresumedLoc(
+          Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
+      K.Origin = "lifted by loopy-extract from " +
+                 std::string(At.getFilename()) + ":" +
+                 std::to_string(At.getLine());
+      inferAssumptions(K, Isl, R);
+      bool EmptyDomain = warnEmptyDomain(K, Isl, R);
+      inferShapes(K, Isl, R);
+      std::vector<clang::SourceRange> LineOrigins;
+      std::string Text = printKernel(K, LineOrigins);
+      checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
+      Texts.push_back(Text);
+      Checked.push_back({&K, Req.Shared, Req.SharedNames});
+    }
+    checkDistribution(Checked, Ctx, Isl, R);
+  } catch (LiftFailed &) {
+    return;
+  }
+  for (size_t I = 0; I < Texts.size(); ++I)
+    if (Only.empty() || Only == Base || Only == PartName(I))
+      Result.Text += (Result.Kernels++ ? "\n" : "") + Texts[I];
+}
 
 } // namespace
 

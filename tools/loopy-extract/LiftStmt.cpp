@@ -19,6 +19,8 @@ void Lifter::stmt(const clang::Stmt *S, bool LastInFunction) {
     // A statement that fails is reported and left out; the next ones are
     // still lifted, so one run reports every error of the nest.
     for (const Stmt *Child : C->body()) {
+      if (skipped(Child))
+        continue;
       try {
         stmt(Child, LastInFunction && Child == C->body_back());
       } catch (LiftFailed &) {

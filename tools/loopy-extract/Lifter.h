@@ -28,6 +28,7 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <optional>
@@ -100,6 +101,11 @@ public:
   LiftedKernel lift();
 
 private:
+  /// True if \p S belongs to another part of a distributed nest.
+  bool skipped(const clang::Stmt *S) const {
+    return std::find(Req.Skip.begin(), Req.Skip.end(), S) != Req.Skip.end();
+  }
+
   // LiftLoops.cpp: the nest and its loop headers.
   void collectLoops(const clang::Stmt *Block);
   void registerLoop(const clang::ForStmt *F);
