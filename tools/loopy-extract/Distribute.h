@@ -33,6 +33,18 @@ struct DistributedPart {
   std::vector<std::string> SharedNames;
 };
 
+/// Fuses each part of \p Kernels (the parts of one distributed nest,
+/// lifted, in order) into the next one where the first sets each element
+/// that the second updates, once, as in gemm's `C[i][j] *= beta` before
+/// `C[i][j] += alpha * ...` over the same elements: the second part's
+/// statement reads the old value of its own element only, and takes the
+/// first part's value in its place (`C[i, j] * beta + sum(k, ...)`). isl
+/// proves that the first part writes exactly the elements the second
+/// writes, each in one iteration. Returns, for each kernel left, the
+/// position of its first part in the original order.
+std::vector<size_t> fuseParts(std::vector<LiftedKernel> &Kernels,
+                              isl::ctx IslCtx);
+
 /// Reports the first dependence that goes backwards between two of the
 /// \p Parts (in order, with their shapes inferred), with the two
 /// iterations that isl finds; throws LiftFailed if there is one.

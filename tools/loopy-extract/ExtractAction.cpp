@@ -62,38 +62,31 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
                                 clang::ASTContext &Ctx, Reporter &R,
                                 isl::ctx Isl) {
   clang::SourceManager &SM = Ctx.getSourceManager();
-  const KernelRequest &First = Parts.front();
+  const KernelRequest &Lead = Parts.front();
   std::string Base =
-      First.Name.empty() ? First.Function->getNameAsString() : First.Name;
-  auto PartName = [&](size_t I) {
-    return Parts.size() > 1 ? Base + "_" + std::to_string(I) : Base;
-  };
-  bool Wanted = Only.empty() || Only == Base;
-  for (size_t I = 0; I < Parts.size() && !Wanted; ++I)
-    Wanted = Only == PartName(I);
-  if (!Wanted)
+      Lead.Name.empty() ? Lead.Function->getNameAsString() : Lead.Name;
+  if (!Only.empty() && Only != Base &&
+      !(Parts.size() > 1 && Only.rfind(Base + "_", 0) == 0))
     return;
-  for (size_t I = 0; I < Parts.size(); ++I) {
-    std::string Name = PartName(I);
-    if (Seen.count(Name)) {
-      R.error(First.PragmaLoc, msg::DuplicateKernelName) << Name;
-      R.note(Seen[Name], msg::PreviousKernel) << Name;
-      return;
-    }
-  }
-  for (size_t I = 0; I < Parts.size(); ++I)
-    Seen[PartName(I)] = First.PragmaLoc;
+  auto Duplicate = [&](const std::string &Name) {
+    if (!Seen.count(Name))
+      return false;
+    R.error(Lead.PragmaLoc, msg::DuplicateKernelName) << Name;
+    R.note(Seen[Name], msg::PreviousKernel) << Name;
+    return true;
+  };
+  if (Parts.size() == 1 && Duplicate(Base))
+    return;
 
   // The comment above each part names the deeper of the splits that
   // separate it from its neighbours.
-  auto Note = [&](size_t I) -> std::string {
-    if (Parts.size() < 2)
-      return "";
-    const KernelRequest *Split = I > 0 ? &Parts[I] : &Parts[1];
-    if (I + 1 < Parts.size() && Parts[I + 1].Shared > Split->Shared)
-      Split = &Parts[I + 1];
+  auto Note = [&](size_t I, size_t Count,
+                  const std::vector<size_t> &First) -> std::string {
+    const KernelRequest *Split = &Parts[First[I > 0 ? I : 1]];
+    if (I + 1 < Count && Parts[First[I + 1]].Shared > Split->Shared)
+      Split = &Parts[First[I + 1]];
     std::string N = "part " + std::to_string(I + 1) + " of " +
-                    std::to_string(Parts.size()) + " of '" + Base + "', ";
+                    std::to_string(Count) + " of '" + Base + "', ";
     if (Split->Shared == 0)
       return N + "one kernel per loop nest: the host runs the parts in this "
                  "order";
@@ -117,14 +110,31 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   if (Failed)
     return;
   std::vector<std::string> Texts;
-  std::vector<DistributedPart> Checked;
+  std::vector<std::string> Names;
   try {
-    for (size_t I = 0; I < Lifted.size(); ++I) {
-      LiftedKernel &K = Lifted[I];
-      const KernelRequest &Req = Parts[I];
+    // The parts as lifted: their dependences decide whether they may run
+    // one after another; then the parts that fuse, fused.
+    std::vector<LiftedKernel> Fused = Lifted;
+    if (Parts.size() > 1) {
+      std::vector<DistributedPart> Checked;
+      for (size_t I = 0; I < Lifted.size(); ++I) {
+        inferAssumptions(Lifted[I], Isl, R);
+        inferShapes(Lifted[I], Isl, R);
+        Checked.push_back(
+            {&Lifted[I], Parts[I].Shared, Parts[I].SharedNames});
+      }
+      checkDistribution(Checked, Ctx, Isl, R);
+    }
+    std::vector<size_t> First = fuseParts(Fused, Isl);
+    auto FusedName = [&](size_t I) {
+      return Fused.size() > 1 ? Base + "_" + std::to_string(I) : Base;
+    };
+    for (size_t I = 0; I < Fused.size(); ++I) {
+      LiftedKernel &K = Fused[I];
+      const KernelRequest &Req = Parts[First[I]];
       if (Parts.size() > 1)
-        K.Name = PartName(I);
-      K.PartNote = Note(I);
+        K.Name = FusedName(I);
+      K.PartNote = Fused.size() > 1 ? Note(I, Fused.size(), First) : "";
       clang::PresumedLoc At = SM.getPresumedLoc(
           Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
       K.Origin = "lifted by loopy-extract from " +
@@ -137,17 +147,20 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
       std::string Text = printKernel(K, LineOrigins);
       checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
       Texts.push_back(Text);
-      Checked.push_back({&K, Req.Shared, Req.SharedNames});
+      Names.push_back(K.Name);
     }
-    checkDistribution(Checked, Ctx, Isl, R);
   } catch (LiftFailed &) {
     return;
   }
+  for (const std::string &Name : Names)
+    if (Parts.size() > 1 && Duplicate(Name))
+      return;
+  for (const std::string &Name : Names)
+    Seen[Name] = Lead.PragmaLoc;
   for (size_t I = 0; I < Texts.size(); ++I)
-    if (Only.empty() || Only == Base || Only == PartName(I))
+    if (Only.empty() || Only == Base || Only == Names[I])
       Result.Text += (Result.Kernels++ ? "\n" : "") + Texts[I];
 }
-
 } // namespace
 
 std::unique_ptr<clang::ASTConsumer>
