@@ -245,6 +245,19 @@ inline constexpr char EmptyLoop[] =
     "make the loop run at least once";
 inline constexpr char LoopHere[] = "the loop over '%0' is here";
 
+// two statements on one element
+inline constexpr char SameValueTwice[] =
+    "'%0' writes elements that '%1' writes, with the same value, such as "
+    "at the iteration (%2)%3; a kernel has one writer per element, so "
+    "'%0' cannot be lifted beside it: write it in a loop of its own after "
+    "this one, with bounds that leave those iterations out, and it becomes "
+    "a kernel of its own";
+inline constexpr char OtherValueTwice[] =
+    "'%0' writes the element that '%1' writes, with another value, at the "
+    "iteration (%2)%3; a kernel has one writer per element and does not "
+    "order its statements: write it in a loop of its own after this one";
+inline constexpr char OtherWriteHere[] = "'%0' is written here";
+
 // loop distribution
 inline constexpr char DistributedDependence[] =
     "'%0' %select{reads|writes}1 '%2' at the element that '%3' "

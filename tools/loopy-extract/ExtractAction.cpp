@@ -66,7 +66,7 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   std::string Base =
       Lead.Name.empty() ? Lead.Function->getNameAsString() : Lead.Name;
   if (!Only.empty() && Only != Base &&
-      !(Parts.size() > 1 && Only.rfind(Base + "_", 0) == 0))
+      Only.rfind(Base + "_", 0) != 0)
     return;
   auto Duplicate = [&](const std::string &Name) {
     if (!Seen.count(Name))
@@ -78,13 +78,14 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   if (Parts.size() == 1 && Duplicate(Base))
     return;
 
+  const std::vector<KernelRequest> *NoteReqs = &Parts;
   // The comment above each part names the deeper of the splits that
   // separate it from its neighbours.
   auto Note = [&](size_t I, size_t Count,
                   const std::vector<size_t> &First) -> std::string {
-    const KernelRequest *Split = &Parts[First[I > 0 ? I : 1]];
-    if (I + 1 < Count && Parts[First[I + 1]].Shared > Split->Shared)
-      Split = &Parts[First[I + 1]];
+    const KernelRequest *Split = &(*NoteReqs)[First[I > 0 ? I : 1]];
+    if (I + 1 < Count && (*NoteReqs)[First[I + 1]].Shared > Split->Shared)
+      Split = &(*NoteReqs)[First[I + 1]];
     std::string N = "part " + std::to_string(I + 1) + " of " +
                     std::to_string(Count) + " of '" + Base + "', ";
     if (Split->Shared == 0)
@@ -98,30 +99,46 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
            " distributed: the host runs the parts in this order";
   };
 
+  // The parts as lifted, with the kernels that the lifter split off each
+  // (those share all their loops with the part before).
   std::vector<LiftedKernel> Lifted;
+  std::vector<KernelRequest> Reqs;
   bool Failed = false;
   for (const KernelRequest &Req : Parts) {
     try {
-      Lifted.push_back(Lifter(Req, Ctx, R).lift());
+      Lifter L(Req, Ctx, R);
+      Lifted.push_back(L.lift());
+      Reqs.push_back(Req);
+      for (LiftedKernel &Split : L.splitParts()) {
+        Lifted.push_back(std::move(Split));
+        KernelRequest After = Req;
+        After.Shared = static_cast<unsigned>(Lifted.back().Loops.size());
+        After.SharedNames.clear();
+        for (const Loop &Lp : Lifted.back().Loops)
+          After.SharedNames.push_back(Lifted.back().Symbols[Lp.Index].Name);
+        After.SharedLoc = Lifted.back().Loops[0].Header.getBegin();
+        Reqs.push_back(std::move(After));
+      }
     } catch (LiftFailed &) {
       Failed = true;
     }
   }
   if (Failed)
     return;
+  NoteReqs = &Reqs;
   std::vector<std::string> Texts;
   std::vector<std::string> Names;
   try {
     // The parts as lifted: their dependences decide whether they may run
     // one after another; then the parts that fuse, fused.
     std::vector<LiftedKernel> Fused = Lifted;
-    if (Parts.size() > 1) {
+    if (Reqs.size() > 1) {
       std::vector<DistributedPart> Checked;
       for (size_t I = 0; I < Lifted.size(); ++I) {
         inferAssumptions(Lifted[I], Isl, R);
         inferShapes(Lifted[I], Isl, R);
         Checked.push_back(
-            {&Lifted[I], Parts[I].Shared, Parts[I].SharedNames});
+            {&Lifted[I], Reqs[I].Shared, Reqs[I].SharedNames});
       }
       checkDistribution(Checked, Ctx, Isl, R);
     }
@@ -131,8 +148,8 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
     };
     for (size_t I = 0; I < Fused.size(); ++I) {
       LiftedKernel &K = Fused[I];
-      const KernelRequest &Req = Parts[First[I]];
-      if (Parts.size() > 1)
+      const KernelRequest &Req = Reqs[First[I]];
+      if (Reqs.size() > 1)
         K.Name = FusedName(I);
       K.PartNote = Fused.size() > 1 ? Note(I, Fused.size(), First) : "";
       clang::PresumedLoc At = SM.getPresumedLoc(
@@ -153,7 +170,7 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
     return;
   }
   for (const std::string &Name : Names)
-    if (Parts.size() > 1 && Duplicate(Name))
+    if (Reqs.size() > 1 && Duplicate(Name))
       return;
   for (const std::string &Name : Names)
     Seen[Name] = Lead.PragmaLoc;
