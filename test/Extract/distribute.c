@@ -85,4 +85,35 @@ void rows_like(int tsteps, int n, double A[n][n], double B[restrict n][n],
 // CHECK-NEXT: # part 2 of 2 of 'rows_step', its loops over 'i' on line 73 distributed: the host runs the parts in this order
 // CHECK-NEXT: kernel rows_step_1(n: index; A: in f64[n, n], B: in f64[n, n],
 
+// Statements beside the loops on the way down to the split: one that
+// sets only a scalar is repeated in every part; one that stores to an
+// array goes to the first part (before the loops) or the last (after).
+#pragma loopy kernel
+void beside(int n, int m, double alpha, double A[m][m],
+            double B[restrict n][m][m], double C[restrict n][m][m],
+            double r[restrict n], double q[restrict n])
+{
+  int i, j, k;
+  double s;
+  for (i = 0; i < n; i++) {
+    s = 2.0 * alpha;
+    r[i] = alpha;
+    for (j = 0; j < m; j++) {
+      for (k = 0; k < m; k++)
+        B[i][j][k] = s * A[j][k];
+      for (k = 0; k < m; k++)
+        C[i][j][k] = s + A[k][j];
+    }
+    q[i] = alpha;
+  }
+}
+// CHECK-LABEL: kernel beside_0(
+// CHECK:         r[i] = alpha;
+// CHECK-NEXT:    B[i, j, k] = 2 * alpha * A[j, k];
+// CHECK-NEXT:  }
+// CHECK-LABEL: kernel beside_1(
+// CHECK:         C[i, j, k] = 2 * alpha + A[k, j];
+// CHECK-NEXT:    q[i] = alpha;
+// CHECK-NEXT:  }
+
 // OCL: passed, 0 failed

@@ -278,10 +278,27 @@ void storedScalars(const clang::Stmt *S,
     storedScalars(Child, Out);
 }
 
+/// True if \p S stores to scalar variables only (and holds no loop).
+bool setsOnlyScalars(const clang::Stmt *S) {
+  if (!S || llvm::isa<clang::ForStmt>(S))
+    return false;
+  if (const clang::Expr *Target = storedTo(S)) {
+    const auto *D =
+        llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *V = D ? llvm::dyn_cast<clang::VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->getType()->isScalarType() || V->getType()->isPointerType())
+      return false;
+  }
+  for (const clang::Stmt *Child : S->children())
+    if (Child && !setsOnlyScalars(Child) &&
+        (storedTo(Child) || llvm::isa<clang::ForStmt>(Child)))
+      return false;
+  return true;
+}
+
 /// Splits the part \p K where a loop body of its nest (or the function
-/// body) first holds several loops, with the loops of the nest around
-/// them perfectly nested (each the only statement of the body above it):
-/// each of those loops is a part, with the statements before it, or
+/// body) first holds several loops, each body above it holding one: each
+/// of those loops is a part, with the statements before it, or
 /// after it where they use a scalar that its part stores to. Each part
 /// is split again in turn; the parts go to \p Out in order. \p Shared
 /// and \p Names describe the split that separated \p K from the part
@@ -293,20 +310,29 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
                       : std::vector<const clang::Stmt *>{K.Root};
   std::vector<std::string> Names;
   clang::SourceLocation Outer;
+  // Statements beside the loops on the way down: those that set only
+  // scalars are repeated in every part; the others go to the first part
+  // (before the loop) or the last (after it).
+  std::vector<const clang::Stmt *> FirstOnly, LastOnly;
   for (;;) {
     unsigned Loops = 0;
     for (const clang::Stmt *S : Items)
       Loops += llvm::isa<clang::ForStmt>(S);
     if (Loops > 1)
       break;
-    const auto *F = Items.size() == 1
-                        ? llvm::dyn_cast<clang::ForStmt>(Items[0])
-                        : nullptr;
+    auto It = std::find_if(Items.begin(), Items.end(), [](const clang::Stmt *S) {
+      return llvm::isa<clang::ForStmt>(S);
+    });
+    const auto *F = It == Items.end() ? nullptr : llvm::cast<clang::ForStmt>(*It);
     const clang::VarDecl *V = F ? loopIndex(F) : nullptr;
     if (!V) {
       Out.push_back(std::move(K));
       return;
     }
+    for (auto S = Items.begin(); S != It; ++S)
+      if (!setsOnlyScalars(*S))
+        FirstOnly.push_back(*S);
+    LastOnly.insert(LastOnly.end(), It + 1, Items.end());
     Names.push_back(V->getName().str());
     if (Outer.isInvalid())
       Outer = F->getForLoc();
@@ -342,6 +368,10 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
     for (unsigned O = 0; O < Groups.size(); ++O)
       if (O != G)
         Part.Skip.insert(Part.Skip.end(), Groups[O].begin(), Groups[O].end());
+    if (G > 0)
+      Part.Skip.insert(Part.Skip.end(), FirstOnly.begin(), FirstOnly.end());
+    if (G + 1 < Groups.size())
+      Part.Skip.insert(Part.Skip.end(), LastOnly.begin(), LastOnly.end());
     if (G > 0) {
       Part.Shared = static_cast<unsigned>(Names.size());
       Part.SharedNames = Names;
