@@ -9,6 +9,8 @@
 // needs). Every kernel lifts whole, or as whole kernels per part, and
 // every lifted kernel runs on PoCL against the interpreter.
 
+#include <math.h>
+
 #pragma loopy kernel
 void gemm(int ni, int nj, int nk, double alpha, double beta,
           double C[restrict ni][nj], double A[ni][nk], double B[nk][nj])
@@ -237,6 +239,44 @@ void covariance(int m, int n, double float_n, double data[restrict n][m],
 }
 
 #pragma loopy kernel
+void correlation(int m, int n, double float_n, double data[restrict n][m],
+                 double corr[restrict m][m], double mean[restrict m],
+                 double stddev[restrict m])
+{
+  int i, j, k;
+  double eps = 0.1;
+  for (j = 0; j < m; j++) {
+    mean[j] = 0.0;
+    for (i = 0; i < n; i++)
+      mean[j] += data[i][j];
+    mean[j] /= float_n;
+  }
+  for (j = 0; j < m; j++) {
+    stddev[j] = 0.0;
+    for (i = 0; i < n; i++)
+      stddev[j] += (data[i][j] - mean[j]) * (data[i][j] - mean[j]);
+    stddev[j] /= float_n;
+    stddev[j] = sqrt(stddev[j]);
+    stddev[j] = stddev[j] <= eps ? 1.0 : stddev[j];
+  }
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      data[i][j] -= mean[j];
+      data[i][j] /= sqrt(float_n) * stddev[j];
+    }
+  for (i = 0; i < m - 1; i++) {
+    corr[i][i] = 1.0;
+    for (j = i + 1; j < m; j++) {
+      corr[i][j] = 0.0;
+      for (k = 0; k < n; k++)
+        corr[i][j] += (data[k][i] * data[k][j]);
+      corr[j][i] = corr[i][j];
+    }
+  }
+  corr[m - 1][m - 1] = 1.0;
+}
+
+#pragma loopy kernel
 void jacobi_1d(int tsteps, int n, double A[restrict n], double B[restrict n])
 {
   int t, i;
@@ -388,6 +428,24 @@ void heat_3d(int tsteps, int n, double A[restrict n][n][n],
 // CHECK-LABEL: kernel covariance_3(
 // CHECK:         domain { [i, j, k] : 0 <= i < m and i < j < m and 0 <= k < n }
 // CHECK-NEXT:    cov[j, i] = sum(k, data[k, i] * data[k, j]) / (float_n - 1);
+// CHECK-LABEL: kernel correlation_0(
+// CHECK:         domain { [j, i] : 0 <= j < m and 0 <= i < n }
+// CHECK-NEXT:    mean[j] = sum(i, data[i, j]) / float_n;
+// CHECK-LABEL: kernel correlation_1(
+// CHECK:         domain { [j, i] : 0 <= j < m and 0 <= i < n }
+// CHECK-NEXT:    stddev[j] = sum(i, (data[i, j] - mean[j]) * (data[i, j] - mean[j]));
+// CHECK-LABEL: kernel correlation_2(
+// CHECK:         domain { [j, i] : 0 <= j < m and 0 <= i < n }
+// CHECK-NEXT:    stddev[j] = select(sqrt(stddev[j] / float_n) <= 0.1, 1, sqrt(stddev[j] / float_n));
+// CHECK-LABEL: kernel correlation_3(
+// CHECK:         domain { [i, j] : 0 <= i < n and 0 <= j < m }
+// CHECK-NEXT:    data[i, j] = (data[i, j] - mean[j]) / (sqrt(float_n) * stddev[j]);
+// CHECK-LABEL: kernel correlation_4(
+// CHECK:         domain { [i, j, k] : 0 <= i < m - 1 and i + 1 <= j < m and 0 <= k < n }
+// CHECK-NEXT:    corr[i, i] = 1;
+// CHECK-NEXT:    corr[i, j] = sum(k, data[k, i] * data[k, j]);
+// CHECK-NEXT:    corr[j, i] = sum(k, data[k, i] * data[k, j]);
+// CHECK-NEXT:    corr[m - 1, m - 1] = 1;
 // CHECK-LABEL: kernel jacobi_1d_0(
 // CHECK:         domain { [i] : 1 <= i < n - 1 }
 // CHECK-NEXT:    B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);
@@ -419,5 +477,5 @@ void heat_3d(int tsteps, int n, double A[restrict n][n][n],
 // CHECK:         domain { [i, j, k] : 1 <= i < n - 1 and 1 <= j < n - 1 and 1 <= k < n - 1 }
 // CHECK-NEXT:    A[i, j, k] = 0.125 * (B[i + 1, j, k] - 2 * B[i, j, k] + B[i - 1, j, k]) + 0.125 * (B[i, j + 1, k] - 2 * B[i, j, k] + B[i, j - 1, k]) + 0.125 * (B[i, j, k + 1] - 2 * B[i, j, k] + B[i, j, k - 1]) + B[i, j, k];
 
-// OCL-COUNT-36: variants (of {{[0-9]+}}) match the interpreter
+// OCL-COUNT-41: variants (of {{[0-9]+}}) match the interpreter
 // OCL-NOT: FAIL

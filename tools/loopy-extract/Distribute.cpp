@@ -354,11 +354,13 @@ void checkDistribution(const std::vector<DistributedPart> &Parts,
     unsigned Shared = UINT_MAX;
     const std::vector<std::string> *Names = nullptr;
     for (size_t B = A + 1; B < Parts.size(); ++B) {
-      if (Parts[B].Shared < Shared) {
+      // A kernel that the lifter split off the part before it came from
+      // the same nest, which was checked whole.
+      if (!Parts[B].SplitOff && Parts[B].Shared < Shared) {
         Shared = Parts[B].Shared;
         Names = &Parts[B].SharedNames;
       }
-      if (Shared > 0)
+      if (Shared > 0 && Shared != UINT_MAX)
         checkPair(*Parts[A].K, *Parts[B].K, Shared, *Names, Ctx, IslCtx, R);
     }
   }

@@ -31,6 +31,8 @@ struct DistributedPart {
   const LiftedKernel *K = nullptr;
   unsigned Shared = 0;
   std::vector<std::string> SharedNames;
+  /// Split off the part before it by the lifter (Lifter::splitParts).
+  bool SplitOff = false;
 };
 
 /// Fuses each part of \p Kernels (the parts of one distributed nest,

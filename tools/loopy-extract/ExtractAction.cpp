@@ -112,6 +112,7 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
       for (LiftedKernel &Split : L.splitParts()) {
         Lifted.push_back(std::move(Split));
         KernelRequest After = Req;
+        After.SplitOff = true;
         After.Shared = static_cast<unsigned>(Lifted.back().Loops.size());
         After.SharedNames.clear();
         for (const Loop &Lp : Lifted.back().Loops)
@@ -137,8 +138,8 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
       for (size_t I = 0; I < Lifted.size(); ++I) {
         inferAssumptions(Lifted[I], Isl, R);
         inferShapes(Lifted[I], Isl, R);
-        Checked.push_back(
-            {&Lifted[I], Reqs[I].Shared, Reqs[I].SharedNames});
+        Checked.push_back({&Lifted[I], Reqs[I].Shared, Reqs[I].SharedNames,
+                           Reqs[I].SplitOff});
       }
       checkDistribution(Checked, Ctx, Isl, R);
     }

@@ -117,6 +117,8 @@ LiftedKernel Lifter::lift() {
     assumeEnclosingLoops();
   if (!HeaderFailed && !Failed)
     checkDoubleWrites();
+  if (!HeaderFailed && !Failed)
+    splitRepeatedReductions();
   if (!HeaderFailed)
     checkElementConflicts();
   if (Failed)
@@ -360,6 +362,51 @@ void Lifter::checkDoubleWrites() {
       Failed = true;
       return;
     }
+}
+
+void Lifter::splitRepeatedReductions() {
+  for (size_t I = 0; I < K.Stmts.size(); ++I) {
+    const Statement &S = K.Stmts[I];
+    std::vector<LExprPtr> Reductions;
+    walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+      if (N.K == LExpr::Kind::Reduce)
+        Reductions.push_back(std::shared_ptr<const LExpr>(
+            std::shared_ptr<const LExpr>(), &N));
+    });
+    LExprPtr Twice;
+    for (size_t A = 0; A < Reductions.size() && !Twice; ++A)
+      for (size_t B = A + 1; B < Reductions.size() && !Twice; ++B)
+        if (sameValue(Reductions[A], Reductions[B]))
+          Twice = Reductions[A];
+    if (!Twice || Twice->Type != K.Arrays[S.Array].Elem)
+      continue;
+    // The first kernel stores the reduction in the element; the second
+    // reads it there in each place it was used.
+    LExprPtr Stored = makeRead(S.Array, S.Subs, Twice->Type, S.Range);
+    std::function<LExprPtr(const LExprPtr &)> Put =
+        [&](const LExprPtr &E) -> LExprPtr {
+      if (sameValue(E, Twice))
+        return Stored;
+      auto N = std::make_shared<LExpr>(*E);
+      for (LExprPtr &Op : N->Ops)
+        Op = Put(Op);
+      return N;
+    };
+    LiftedKernel Rest = K;
+    Rest.Stmts[I].Value = Put(S.Value);
+    Rest.Arrays[S.Array].Read = true;
+    K.Stmts = {S};
+    K.Stmts[0].Value = std::make_shared<LExpr>(*Twice);
+    for (ArrayArg &A : K.Arrays)
+      A.Read = A.Written = false;
+    K.Arrays[S.Array].Written = true;
+    walk(K.Stmts[0].Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+      if (N.K == LExpr::Kind::Read)
+        K.Arrays[N.Id].Read = true;
+    });
+    SplitParts.insert(SplitParts.begin(), std::move(Rest));
+    return;
+  }
 }
 
 bool Lifter::splitOff(size_t Stmt, const isl::set &Both) {

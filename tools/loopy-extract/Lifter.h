@@ -173,6 +173,12 @@ private:
   /// statement to a kernel of its own with that bound, to run after
   /// this one, and returns true.
   bool splitOff(size_t Stmt, const isl::set &Both);
+  /// A statement that uses one reduction twice (correlation's
+  /// `stddev <= eps ? 1.0 : stddev` after `stddev = sqrt(sum / n)`), which
+  /// a .loop statement cannot: this kernel keeps that statement alone,
+  /// storing the reduction in its element, and the kernel split off after
+  /// it reads the element where the reduction was used.
+  void splitRepeatedReductions();
 
   // LiftPragmas.cpp.
   /// Applies the kernel's shape and assume pragmas.

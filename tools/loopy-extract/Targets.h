@@ -54,6 +54,8 @@ struct KernelRequest {
   /// part, and where the outermost of them starts.
   std::vector<std::string> SharedNames;
   clang::SourceLocation SharedLoc;
+  /// A kernel that the lifter split off the part before it.
+  bool SplitOff = false;
 };
 
 /// What the statement \p S stores to, where it is an assignment (compound
