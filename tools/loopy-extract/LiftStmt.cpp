@@ -357,7 +357,7 @@ void Lifter::forLoop(const clang::ForStmt *F) {
   for (const auto &[V, S] : Frames.back().Scalars) {
     Slot N;
     N.Value = makeOld(LocKey{V, 0, {}}, *dtypeOf(V->getType()));
-    N.Undefined = !S.Value;
+    N.Undefined = !S.Value || S.Undefined;
     N.LastLoop = S.LastLoop;
     N.Poisoned = S.Poisoned;
     N.LastAssigned = S.LastAssigned;
