@@ -15,3 +15,20 @@ void init_then_scale(int n, const float *x, float *__restrict y,
 // CHECK-NEXT: kernel init_then_scale_0(n: index; x: in f32[n], y: out f32[n]) {
 // CHECK:      # part 2 of 2 of 'init_then_scale', one kernel per loop nest: the host runs the parts in this order
 // CHECK-NEXT: kernel init_then_scale_1(n: index; x: in f32[n], y: in f32[n], z: out f32[n]) {
+
+// A loop inside a block of its own stands beside the next one as well.
+#pragma loopy kernel
+void in_a_block(int n, const float *x, float *__restrict y,
+                float *__restrict z) {
+  {
+    for (int i = 0; i < n; i++)
+      y[i] = x[i];
+  }
+  for (int i = 0; i < n; i++)
+    z[i] = -x[i];
+}
+
+// CHECK:      # part 1 of 2 of 'in_a_block', one kernel per loop nest: the host runs the parts in this order
+// CHECK-NEXT: kernel in_a_block_0(n: index; x: in f32[n], y: out f32[n]) {
+// CHECK:      # part 2 of 2 of 'in_a_block', one kernel per loop nest: the host runs the parts in this order
+// CHECK-NEXT: kernel in_a_block_1(n: index; x: in f32[n], z: out f32[n]) {

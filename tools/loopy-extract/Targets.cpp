@@ -247,20 +247,23 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
 }
 
 /// The statements of \p Body that a part of \p K lifts: all but the
-/// declarations, the empty statements and those of other parts.
+/// declarations, the empty statements and those of other parts, with
+/// those of blocks inside it.
 std::vector<const clang::Stmt *> nestItems(const clang::Stmt *Body,
                                            const KernelRequest &K) {
   std::vector<const clang::Stmt *> Items;
-  auto Take = [&](const clang::Stmt *S) {
+  // The statements of a block inside the body count as its own.
+  std::function<void(const clang::Stmt *)> Take = [&](const clang::Stmt *S) {
+    if (const auto *C = llvm::dyn_cast<clang::CompoundStmt>(S)) {
+      for (const clang::Stmt *Child : C->body())
+        Take(Child);
+      return;
+    }
     if (!llvm::isa<clang::DeclStmt, clang::NullStmt>(S) &&
         std::find(K.Skip.begin(), K.Skip.end(), S) == K.Skip.end())
       Items.push_back(S);
   };
-  if (const auto *C = llvm::dyn_cast<clang::CompoundStmt>(Body))
-    for (const clang::Stmt *S : C->body())
-      Take(S);
-  else
-    Take(Body);
+  Take(Body);
   return Items;
 }
 
