@@ -45,9 +45,8 @@ bool affine(const std::vector<Poly> &Ps) {
 }
 
 std::string text(clang::ASTContext &Ctx, clang::SourceRange R) {
-  return clang::Lexer::getSourceText(
-             clang::CharSourceRange::getTokenRange(R), Ctx.getSourceManager(),
-             Ctx.getLangOpts())
+  return clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(R),
+                                     Ctx.getSourceManager(), Ctx.getLangOpts())
       .str();
 }
 
@@ -124,19 +123,21 @@ void checkPair(const LiftedKernel &A, const LiftedKernel &B, unsigned Shared,
         continue;
       isl::point P = smallestPoint(S);
       unsigned NA = static_cast<unsigned>(A.Loops.size());
-      std::vector<long> Vs =
-          coordinates(P, isl_dim_set, 0, NA + static_cast<unsigned>(B.Loops.size()));
-      std::vector<std::string> NA_, NB_;
+      std::vector<long> Vs = coordinates(
+          P, isl_dim_set, 0, NA + static_cast<unsigned>(B.Loops.size()));
+      std::vector<std::string> IndicesA, IndicesB;
       for (const Loop &L : A.Loops)
-        NA_.push_back(A.Symbols[L.Index].Name);
+        IndicesA.push_back(A.Symbols[L.Index].Name);
       for (const Loop &L : B.Loops)
-        NB_.push_back(B.Symbols[L.Index].Name);
+        IndicesB.push_back(B.Symbols[L.Index].Name);
       std::string ParamsAt = describeParams(S, P);
       R.error(X.Range, msg::DistributedDependence)
           << accessText(Ctx, X) << (X.Write ? 1 : 0) << X.Array->CName
           << accessText(Ctx, Y) << (Y.Write ? 1 : 0) << quotedList(SharedNames)
-          << describeValues(NA_, std::vector<long>(Vs.begin(), Vs.begin() + NA))
-          << describeValues(NB_, std::vector<long>(Vs.begin() + NA, Vs.end()))
+          << describeValues(IndicesA,
+                            std::vector<long>(Vs.begin(), Vs.begin() + NA))
+          << describeValues(IndicesB,
+                            std::vector<long>(Vs.begin() + NA, Vs.end()))
           << (ParamsAt.empty() ? "" : " when " + ParamsAt);
       R.note(Y.Range, msg::DistributedAccess) << accessText(Ctx, Y);
       throw LiftFailed();
@@ -268,7 +269,8 @@ isl::map writes(const LiftedKernel &K, isl::ctx Ctx) {
 /// Fuses \p A into \p B (see fuseParts); false, leaving \p B as it was,
 /// where they do not have that form.
 bool tryFuse(const LiftedKernel &A, LiftedKernel &B, isl::ctx Ctx) {
-  if (A.Stmts.size() != 1 || B.Stmts.size() != 1 || A.HostLoops != B.HostLoops ||
+  if (A.Stmts.size() != 1 || B.Stmts.size() != 1 ||
+      A.HostLoops != B.HostLoops ||
       (!A.Assumption.empty() && A.Assumption != B.Assumption))
     return false;
   const Statement &SA = A.Stmts[0];

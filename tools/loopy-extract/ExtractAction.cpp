@@ -65,8 +65,7 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   const KernelRequest &Lead = Parts.front();
   std::string Base =
       Lead.Name.empty() ? Lead.Function->getNameAsString() : Lead.Name;
-  if (!Only.empty() && Only != Base &&
-      Only.rfind(Base + "_", 0) != 0)
+  if (!Only.empty() && Only != Base && Only.rfind(Base + "_", 0) != 0)
     return;
   auto Duplicate = [&](const std::string &Name) {
     if (!Seen.count(Name))

@@ -302,8 +302,8 @@ void Lifter::checkDoubleWrites() {
           !Affine(S2.Subs))
         continue;
       // The iterations (first) and (second) that write one element.
-      std::string C = "(" + K.constraints(N) + ") and (" +
-                      Second.constraints(N) + ")";
+      std::string C =
+          "(" + K.constraints(N) + ") and (" + Second.constraints(N) + ")";
       if (!K.Assumption.empty())
         C += " and (" + K.Assumption + ")";
       for (size_t L = 0; L < S1.Subs.size(); ++L)
@@ -326,8 +326,8 @@ void Lifter::checkDoubleWrites() {
         if (!Uses)
           continue;
         Used.push_back(D);
-        Differ += (Differ.empty() ? "" : " or ") + Names[Id] +
-                  " != " + Names2[Id];
+        Differ +=
+            (Differ.empty() ? "" : " or ") + Names[Id] + " != " + Names2[Id];
       }
       // Writes in other iterations are dependences, which
       // checkElementConflicts reports.
@@ -370,8 +370,8 @@ void Lifter::splitRepeatedReductions() {
     std::vector<LExprPtr> Reductions;
     walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
       if (N.K == LExpr::Kind::Reduce)
-        Reductions.push_back(std::shared_ptr<const LExpr>(
-            std::shared_ptr<const LExpr>(), &N));
+        Reductions.push_back(
+            std::shared_ptr<const LExpr>(std::shared_ptr<const LExpr>(), &N));
     });
     LExprPtr Twice;
     for (size_t A = 0; A < Reductions.size() && !Twice; ++A)

@@ -323,10 +323,12 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
       Loops += llvm::isa<clang::ForStmt>(S);
     if (Loops > 1)
       break;
-    auto It = std::find_if(Items.begin(), Items.end(), [](const clang::Stmt *S) {
-      return llvm::isa<clang::ForStmt>(S);
-    });
-    const auto *F = It == Items.end() ? nullptr : llvm::cast<clang::ForStmt>(*It);
+    auto It =
+        std::find_if(Items.begin(), Items.end(), [](const clang::Stmt *S) {
+          return llvm::isa<clang::ForStmt>(S);
+        });
+    const auto *F =
+        It == Items.end() ? nullptr : llvm::cast<clang::ForStmt>(*It);
     const clang::VarDecl *V = F ? loopIndex(F) : nullptr;
     if (!V) {
       Out.push_back(std::move(K));
@@ -356,9 +358,9 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
         storedScalars(G, Stored);
       continue;
     }
-    bool UsesPrevious = std::any_of(
-        Stored.begin(), Stored.end(),
-        [&](const clang::VarDecl *V) { return mentions(S, V); });
+    bool UsesPrevious =
+        std::any_of(Stored.begin(), Stored.end(),
+                    [&](const clang::VarDecl *V) { return mentions(S, V); });
     if (UsesPrevious && Pending.empty())
       Groups.back().push_back(S);
     else
