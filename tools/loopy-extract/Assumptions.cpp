@@ -9,20 +9,6 @@ namespace loopy::extract {
 
 namespace {
 
-/// Text of the constraints of a parameter set, as isl prints them.
-std::string constraintText(const isl::set &S) {
-  char *Raw = isl_set_to_str(S.get());
-  std::string T = Raw ? Raw : "";
-  free(Raw);
-  size_t Colon = T.find(':'), Close = T.rfind('}');
-  if (Colon == std::string::npos || Close == std::string::npos)
-    return "";
-  T = T.substr(Colon + 1, Close - Colon - 1);
-  T.erase(0, T.find_first_not_of(' '));
-  T.erase(T.find_last_not_of(' ') + 1);
-  return T;
-}
-
 /// A C assignment that writes a statement's element (Write) or adds terms
 /// to one of its reductions, with the loops around it (Depth).
 struct Event {

@@ -245,6 +245,34 @@ inline constexpr char EmptyLoop[] =
     "make the loop run at least once";
 inline constexpr char LoopHere[] = "the loop over '%0' is here";
 
+// two statements on one element
+inline constexpr char SameValueTwice[] =
+    "'%0' writes elements that '%1' writes, with the same value, such as "
+    "at the iteration (%2)%3; a kernel has one writer per element, so "
+    "'%0' cannot be lifted beside it: write it in a loop of its own after "
+    "this one, with bounds that leave those iterations out, and it becomes "
+    "a kernel of its own";
+inline constexpr char OtherValueTwice[] =
+    "'%0' writes the element that '%1' writes, with another value, at the "
+    "iteration (%2)%3; a kernel has one writer per element and does not "
+    "order its statements: write it in a loop of its own after this one";
+inline constexpr char OtherWriteHere[] = "'%0' is written here";
+
+// loop distribution
+inline constexpr char DistributedDependence[] =
+    "'%0' %select{reads|writes}1 '%2' at the element that '%3' "
+    "%select{reads|writes}4 in an earlier iteration of the loops over %5: the "
+    "iteration (%6) %select{reads|writes}1 what the iteration (%7) "
+    "%select{reads|writes}4%8; the loops carry this dependence back from a "
+    "later part of their body, so they cannot be split into one kernel per "
+    "part";
+inline constexpr char DistributedAccess[] = "'%0' is here";
+inline constexpr char DistributedUnknown[] =
+    "the subscripts of '%0' in '%1' and '%2' are not affine in the same "
+    "dimensions, so the loops over %3 cannot be proved safe to split into "
+    "one kernel per part; give the shape of '%0' with '#pragma loopy "
+    "shape(%0, ...)'";
+
 // loopyc's checks on the lifted kernel
 inline constexpr char Loopyc[] = "%0";
 inline constexpr char LiftedAs[] = "in the lifted kernel, this is '%0'";

@@ -1,6 +1,7 @@
 //===- ExtractAction.cpp - The Clang action behind loopy-extract ----------===//
 #include "ExtractAction.h"
 #include "Analysis.h"
+#include "Distribute.h"
 #include "Lifter.h"
 #include "LoopPrinter.h"
 #include "Pragmas.h"
@@ -31,43 +32,152 @@ public:
       return;
     std::vector<KernelRequest> Requests = matchPragmas(*Pragmas, Ctx, R);
     IslContext Isl;
-    std::map<std::string, clang::SourceLocation> Seen;
-    clang::SourceManager &SM = Ctx.getSourceManager();
-    for (const KernelRequest &Req : Requests) {
-      std::string Name =
-          Req.Name.empty() ? Req.Function->getNameAsString() : Req.Name;
-      if (!Only.empty() && Name != Only)
-        continue;
-      if (Seen.count(Name)) {
-        R.error(Req.PragmaLoc, msg::DuplicateKernelName) << Name;
-        R.note(Seen[Name], msg::PreviousKernel) << Name;
-        continue;
-      }
-      Seen[Name] = Req.PragmaLoc;
-      try {
-        LiftedKernel K = Lifter(Req, Ctx, R).lift();
-        clang::PresumedLoc At = SM.getPresumedLoc(
-            Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
-        K.Origin = "lifted by loopy-extract from " + std::string(At.getFilename()) +
-                   ":" + std::to_string(At.getLine());
-        inferAssumptions(K, Isl.get(), R);
-        bool EmptyDomain = warnEmptyDomain(K, Isl.get(), R);
-        inferShapes(K, Isl.get(), R);
-        std::vector<clang::SourceRange> LineOrigins;
-        std::string Text = printKernel(K, LineOrigins);
-        checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
-        Result.Text += (Result.Kernels++ ? "\n" : "") + Text;
-      } catch (LiftFailed &) {
-      }
+    // The parts of one distributed nest are lifted together.
+    for (size_t I = 0; I < Requests.size();) {
+      size_t E = I + 1;
+      while (Requests[I].DistGroup && E < Requests.size() &&
+             Requests[E].DistGroup == Requests[I].DistGroup)
+        ++E;
+      liftGroup({Requests.begin() + I, Requests.begin() + E}, Ctx, R,
+                Isl.get());
+      I = E;
     }
   }
 
 private:
+  /// Lifts the parts \p Parts of one nest (one request unless it was
+  /// distributed), checks them and adds them to the result: all of them,
+  /// or none if one fails.
+  void liftGroup(const std::vector<KernelRequest> &Parts,
+                 clang::ASTContext &Ctx, Reporter &R, isl::ctx Isl);
+
+  std::map<std::string, clang::SourceLocation> Seen;
+
   std::string Only;
   ExtractResult &Result;
   std::unique_ptr<std::vector<LoopyPragma>> Pragmas;
 };
 
+void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
+                                clang::ASTContext &Ctx, Reporter &R,
+                                isl::ctx Isl) {
+  clang::SourceManager &SM = Ctx.getSourceManager();
+  const KernelRequest &Lead = Parts.front();
+  std::string Base =
+      Lead.Name.empty() ? Lead.Function->getNameAsString() : Lead.Name;
+  if (!Only.empty() && Only != Base && Only.rfind(Base + "_", 0) != 0)
+    return;
+  auto Duplicate = [&](const std::string &Name) {
+    if (!Seen.count(Name))
+      return false;
+    R.error(Lead.PragmaLoc, msg::DuplicateKernelName) << Name;
+    R.note(Seen[Name], msg::PreviousKernel) << Name;
+    return true;
+  };
+  if (Parts.size() == 1 && Duplicate(Base))
+    return;
+
+  const std::vector<KernelRequest> *NoteReqs = &Parts;
+  // The comment above each part names the deeper of the splits that
+  // separate it from its neighbours.
+  auto Note = [&](size_t I, size_t Count,
+                  const std::vector<size_t> &First) -> std::string {
+    const KernelRequest *Split = &(*NoteReqs)[First[I > 0 ? I : 1]];
+    if (I + 1 < Count && (*NoteReqs)[First[I + 1]].Shared > Split->Shared)
+      Split = &(*NoteReqs)[First[I + 1]];
+    std::string N = "part " + std::to_string(I + 1) + " of " +
+                    std::to_string(Count) + " of '" + Base + "', ";
+    if (Split->Shared == 0)
+      return N + "one kernel per loop nest: the host runs the parts in this "
+                 "order";
+    std::string Loops;
+    for (const std::string &L : Split->SharedNames)
+      Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+    return N + "its loops over " + Loops + " on line " +
+           std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
+           " distributed: the host runs the parts in this order";
+  };
+
+  // The parts as lifted, with the kernels that the lifter split off each
+  // (those share all their loops with the part before).
+  std::vector<LiftedKernel> Lifted;
+  std::vector<KernelRequest> Reqs;
+  bool Failed = false;
+  for (const KernelRequest &Req : Parts) {
+    try {
+      Lifter L(Req, Ctx, R);
+      Lifted.push_back(L.lift());
+      Reqs.push_back(Req);
+      for (LiftedKernel &Split : L.splitParts()) {
+        Lifted.push_back(std::move(Split));
+        KernelRequest After = Req;
+        After.SplitOff = true;
+        After.Shared = static_cast<unsigned>(Lifted.back().Loops.size());
+        After.SharedNames.clear();
+        for (const Loop &Lp : Lifted.back().Loops)
+          After.SharedNames.push_back(Lifted.back().Symbols[Lp.Index].Name);
+        After.SharedLoc = Lifted.back().Loops[0].Header.getBegin();
+        Reqs.push_back(std::move(After));
+      }
+    } catch (LiftFailed &) {
+      Failed = true;
+    }
+  }
+  if (Failed)
+    return;
+  NoteReqs = &Reqs;
+  std::vector<std::string> Texts;
+  std::vector<std::string> Names;
+  try {
+    // The parts as lifted: their dependences decide whether they may run
+    // one after another; then the parts that fuse, fused.
+    std::vector<LiftedKernel> Fused = Lifted;
+    if (Reqs.size() > 1) {
+      std::vector<DistributedPart> Checked;
+      for (size_t I = 0; I < Lifted.size(); ++I) {
+        inferAssumptions(Lifted[I], Isl, R);
+        inferShapes(Lifted[I], Isl, R);
+        Checked.push_back({&Lifted[I], Reqs[I].Shared, Reqs[I].SharedNames,
+                           Reqs[I].SplitOff});
+      }
+      checkDistribution(Checked, Ctx, Isl, R);
+    }
+    std::vector<size_t> First = fuseParts(Fused, Isl);
+    auto FusedName = [&](size_t I) {
+      return Fused.size() > 1 ? Base + "_" + std::to_string(I) : Base;
+    };
+    for (size_t I = 0; I < Fused.size(); ++I) {
+      LiftedKernel &K = Fused[I];
+      const KernelRequest &Req = Reqs[First[I]];
+      if (Reqs.size() > 1)
+        K.Name = FusedName(I);
+      K.PartNote = Fused.size() > 1 ? Note(I, Fused.size(), First) : "";
+      clang::PresumedLoc At = SM.getPresumedLoc(
+          Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
+      K.Origin = "lifted by loopy-extract from " +
+                 std::string(At.getFilename()) + ":" +
+                 std::to_string(At.getLine());
+      inferAssumptions(K, Isl, R);
+      bool EmptyDomain = warnEmptyDomain(K, Isl, R);
+      inferShapes(K, Isl, R);
+      std::vector<clang::SourceRange> LineOrigins;
+      std::string Text = printKernel(K, LineOrigins);
+      checkWithLoopyc(Text, LineOrigins, R, EmptyDomain);
+      Texts.push_back(Text);
+      Names.push_back(K.Name);
+    }
+  } catch (LiftFailed &) {
+    return;
+  }
+  for (const std::string &Name : Names)
+    if (Reqs.size() > 1 && Duplicate(Name))
+      return;
+  for (const std::string &Name : Names)
+    Seen[Name] = Lead.PragmaLoc;
+  for (size_t I = 0; I < Texts.size(); ++I)
+    if (Only.empty() || Only == Base || Only == Names[I])
+      Result.Text += (Result.Kernels++ ? "\n" : "") + Texts[I];
+}
 } // namespace
 
 std::unique_ptr<clang::ASTConsumer>

@@ -17,6 +17,19 @@ std::string indexTuple(const LiftedKernel &K) {
 
 } // namespace
 
+std::string constraintText(const isl::set &S) {
+  char *Raw = isl_set_to_str(S.get());
+  std::string T = Raw ? Raw : "";
+  free(Raw);
+  size_t Colon = T.find(':'), Close = T.rfind('}');
+  if (Colon == std::string::npos || Close == std::string::npos)
+    return "";
+  T = T.substr(Colon + 1, Close - Colon - 1);
+  T.erase(0, T.find_first_not_of(' '));
+  T.erase(T.find_last_not_of(' ') + 1);
+  return T;
+}
+
 isl::map indexMap(const LiftedKernel &K, isl::ctx Ctx,
                   const std::vector<Poly> &Exprs) {
   std::vector<std::string> Names = K.symbolNames();

@@ -17,6 +17,10 @@
 
 namespace loopy::extract {
 
+/// The constraints of the parameter set \p S as isl prints them, such as
+/// "n > 0 and m >= n".
+std::string constraintText(const isl::set &S);
+
 /// { [indices] -> [E0, E1, ...] } over the kernel's parameters.
 isl::map indexMap(const LiftedKernel &K, isl::ctx Ctx,
                   const std::vector<Poly> &Exprs);

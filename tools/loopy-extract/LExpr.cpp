@@ -209,4 +209,18 @@ void walk(const LExprPtr &E,
   walkImpl(E, Enclosing, Visit);
 }
 
+bool sameValue(const LExprPtr &A, const LExprPtr &B) {
+  if (A == B)
+    return true;
+  if (A->K != B->K || A->Type != B->Type || A->Text != B->Text ||
+      !(A->P == B->P) || A->Id != B->Id || A->Subs != B->Subs ||
+      A->RedIndices != B->RedIndices || A->Ops.size() != B->Ops.size() ||
+      (A->K == LExpr::Kind::Old && !(A->Loc == B->Loc)))
+    return false;
+  for (size_t I = 0; I < A->Ops.size(); ++I)
+    if (!sameValue(A->Ops[I], B->Ops[I]))
+      return false;
+  return true;
+}
+
 } // namespace loopy::extract

@@ -107,6 +107,9 @@ bool usesSymbol(const LExprPtr &E, unsigned Id);
 /// \p E with each Old placeholder replaced by \p Replace(the placeholder).
 LExprPtr substituteOld(const LExprPtr &E,
                        const std::function<LExprPtr(const LExprPtr &)> &Replace);
+/// True if \p A and \p B compute the same value in the same way: the same
+/// tree of operations on the same symbols, arguments and elements.
+bool sameValue(const LExprPtr &A, const LExprPtr &B);
 /// Every node of \p E, parents before children; \p Visit gets the
 /// reduction indices of the enclosing Reduce nodes.
 void walk(const LExprPtr &E,

@@ -36,6 +36,8 @@ std::string minMaxCall(const clang::Expr *E) {
 void Lifter::collectLoops(const clang::Stmt *Block) {
   std::vector<const clang::ForStmt *> Found;
   std::function<void(const clang::Stmt *)> Gather = [&](const clang::Stmt *S) {
+    if (skipped(S))
+      return;
     if (const auto *F = llvm::dyn_cast_or_null<clang::ForStmt>(S))
       Found.push_back(F);
     else if (const auto *C = llvm::dyn_cast_or_null<clang::CompoundStmt>(S))
@@ -306,6 +308,7 @@ void Lifter::readLoopHeader(unsigned D) {
     throw LiftFailed();
   }
   bool Up = Step > 0;
+  L.Down = !Up;
 
   // The start value bounds the index from below (counting up) or above.
   std::vector<Bound> Start;

@@ -19,6 +19,8 @@ void Lifter::stmt(const clang::Stmt *S, bool LastInFunction) {
     // A statement that fails is reported and left out; the next ones are
     // still lifted, so one run reports every error of the nest.
     for (const Stmt *Child : C->body()) {
+      if (skipped(Child))
+        continue;
       try {
         stmt(Child, LastInFunction && Child == C->body_back());
       } catch (LiftFailed &) {
@@ -355,7 +357,7 @@ void Lifter::forLoop(const clang::ForStmt *F) {
   for (const auto &[V, S] : Frames.back().Scalars) {
     Slot N;
     N.Value = makeOld(LocKey{V, 0, {}}, *dtypeOf(V->getType()));
-    N.Undefined = !S.Value;
+    N.Undefined = !S.Value || S.Undefined;
     N.LastLoop = S.LastLoop;
     N.Poisoned = S.Poisoned;
     N.LastAssigned = S.LastAssigned;

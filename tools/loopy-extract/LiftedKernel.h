@@ -54,6 +54,8 @@ struct Loop {
   /// Origin + Step * e.
   long Step = 1;
   Poly Origin;
+  /// The C loop counts down: its later iterations have smaller indices.
+  bool Down = false;
   clang::SourceRange Header;
 };
 
@@ -122,6 +124,8 @@ struct LiftedKernel {
   std::vector<std::string> HostLoops;
   /// For one of several nests of a time loop: which one it is.
   std::string HostNote;
+  /// For one part of a distributed nest: which one it is.
+  std::string PartNote;
   std::vector<Symbol> Symbols;
   std::vector<Loop> Loops;
   std::vector<ScalarArg> Scalars;

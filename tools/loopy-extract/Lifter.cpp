@@ -115,6 +115,10 @@ LiftedKernel Lifter::lift() {
     applyPragmas();
   if (!Failed && !Req.WholeFunction)
     assumeEnclosingLoops();
+  if (!HeaderFailed && !Failed)
+    checkDoubleWrites();
+  if (!HeaderFailed && !Failed)
+    splitRepeatedReductions();
   if (!HeaderFailed)
     checkElementConflicts();
   if (Failed)
@@ -271,6 +275,189 @@ void Lifter::checkElementConflicts() {
     // One conflict per array; the other arrays are still checked.
     Failed = true;
   }
+}
+
+void Lifter::checkDoubleWrites() {
+  IslContext Isl;
+  std::vector<std::string> Names = K.symbolNames();
+  LiftedKernel Second = K;
+  for (const Loop &L : K.Loops)
+    Second.Symbols[L.Index].Name = "__q_" + Names[L.Index];
+  std::vector<std::string> Names2 = Second.symbolNames();
+  unsigned N = static_cast<unsigned>(K.Loops.size());
+  std::string Tuple, Tuple2;
+  for (const Loop &L : K.Loops) {
+    Tuple += (Tuple.empty() ? "" : ", ") + Names[L.Index];
+    Tuple2 += ", " + Names2[L.Index];
+  }
+  auto Affine = [](const std::vector<Poly> &Ps) {
+    return std::all_of(Ps.begin(), Ps.end(),
+                       [](const Poly &P) { return P.isAffine(); });
+  };
+  for (size_t A = 0; A < K.Stmts.size(); ++A)
+    for (size_t B = A + 1; B < K.Stmts.size(); ++B) {
+      const Statement &S1 = K.Stmts[A], &S2 = K.Stmts[B];
+      if (S1.Array != S2.Array || S1.Subs == S2.Subs ||
+          S1.Subs.size() != S2.Subs.size() || !Affine(S1.Subs) ||
+          !Affine(S2.Subs))
+        continue;
+      // The iterations (first) and (second) that write one element.
+      std::string C =
+          "(" + K.constraints(N) + ") and (" + Second.constraints(N) + ")";
+      if (!K.Assumption.empty())
+        C += " and (" + K.Assumption + ")";
+      for (size_t L = 0; L < S1.Subs.size(); ++L)
+        C += " and " + S1.Subs[L].str(Names, "*") + " = " +
+             S2.Subs[L].str(Names2, "*");
+      isl::set Both(Isl.get(),
+                    K.islParams() + "{ [" + Tuple + Tuple2 + "] : " + C + " }");
+      if (Both.is_null() || Both.is_empty())
+        continue;
+      // The same value where the two iterations agree in the indices
+      // that the subscripts use.
+      std::string Differ;
+      std::vector<unsigned> Used;
+      for (unsigned D = 0; D < N; ++D) {
+        unsigned Id = K.Loops[D].Index;
+        bool Uses = false;
+        for (const std::vector<Poly> *Subs : {&S1.Subs, &S2.Subs})
+          for (const Poly &P : *Subs)
+            Uses |= P.uses(Id);
+        if (!Uses)
+          continue;
+        Used.push_back(D);
+        Differ +=
+            (Differ.empty() ? "" : " or ") + Names[Id] + " != " + Names2[Id];
+      }
+      // Writes in other iterations are dependences, which
+      // checkElementConflicts reports.
+      if (!Differ.empty() &&
+          !Both.intersect(isl::set(Isl.get(), K.islParams() + "{ [" + Tuple +
+                                                  Tuple2 + "] : " + Differ +
+                                                  " }"))
+               .is_empty())
+        continue;
+      bool Same = sameValue(S1.Value, S2.Value);
+      isl::point P = smallestPoint(Both);
+      std::vector<long> Vs = coordinates(P, isl_dim_set, 0, N);
+      std::vector<std::string> UsedNames;
+      std::vector<long> UsedValues;
+      for (unsigned D : Used) {
+        UsedNames.push_back(Names[K.Loops[D].Index]);
+        UsedValues.push_back(Vs[D]);
+      }
+      std::string At = describeValues(UsedNames, UsedValues);
+      std::string Params = describeParams(Both, P);
+      Params = Params.empty() ? "" : " with " + Params;
+      if (Same && splitOff(B, Both))
+        return;
+      if (Same) {
+        R.error(S2.Range, msg::SameValueTwice)
+            << S2.What << S1.What << At << Params;
+      } else {
+        R.error(S2.Range, msg::OtherValueTwice)
+            << S2.What << S1.What << At << Params;
+      }
+      R.note(S1.Range, msg::OtherWriteHere) << S1.What;
+      Failed = true;
+      return;
+    }
+}
+
+void Lifter::splitRepeatedReductions() {
+  for (size_t I = 0; I < K.Stmts.size(); ++I) {
+    const Statement &S = K.Stmts[I];
+    std::vector<LExprPtr> Reductions;
+    walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+      if (N.K == LExpr::Kind::Reduce)
+        Reductions.push_back(
+            std::shared_ptr<const LExpr>(std::shared_ptr<const LExpr>(), &N));
+    });
+    LExprPtr Twice;
+    for (size_t A = 0; A < Reductions.size() && !Twice; ++A)
+      for (size_t B = A + 1; B < Reductions.size() && !Twice; ++B)
+        if (sameValue(Reductions[A], Reductions[B]))
+          Twice = Reductions[A];
+    if (!Twice || Twice->Type != K.Arrays[S.Array].Elem)
+      continue;
+    // The first kernel stores the reduction in the element; the second
+    // reads it there in each place it was used.
+    LExprPtr Stored = makeRead(S.Array, S.Subs, Twice->Type, S.Range);
+    std::function<LExprPtr(const LExprPtr &)> Put =
+        [&](const LExprPtr &E) -> LExprPtr {
+      if (sameValue(E, Twice))
+        return Stored;
+      auto N = std::make_shared<LExpr>(*E);
+      for (LExprPtr &Op : N->Ops)
+        Op = Put(Op);
+      return N;
+    };
+    LiftedKernel Rest = K;
+    Rest.Stmts[I].Value = Put(S.Value);
+    Rest.Arrays[S.Array].Read = true;
+    K.Stmts = {S};
+    K.Stmts[0].Value = std::make_shared<LExpr>(*Twice);
+    for (ArrayArg &A : K.Arrays)
+      A.Read = A.Written = false;
+    K.Arrays[S.Array].Written = true;
+    walk(K.Stmts[0].Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+      if (N.K == LExpr::Kind::Read)
+        K.Arrays[N.Id].Read = true;
+    });
+    SplitParts.insert(SplitParts.begin(), std::move(Rest));
+    return;
+  }
+}
+
+bool Lifter::splitOff(size_t Stmt, const isl::set &Both) {
+  // Both: { [first, second] } over the indices of the iterations of the
+  // two statements that write one element.
+  isl::ctx Ctx = Both.ctx();
+  std::vector<std::string> Names = K.symbolNames();
+  std::string Tuple, Tuple2;
+  for (const Loop &L : K.Loops) {
+    Tuple += (Tuple.empty() ? "" : ", ") + Names[L.Index];
+    Tuple2 += ", __q_" + Names[L.Index];
+  }
+  std::string Second = Tuple2.substr(2);
+  isl::set Overlap = Both.apply(isl::map(
+      Ctx, K.islParams() + "{ [" + Tuple + Tuple2 + "] -> [" + Second + "] }"));
+  auto Unnamed = [&](const LiftedKernel &Of) {
+    return isl::set(Ctx, Of.islDomain())
+        .apply(isl::map(Ctx, K.islParams() + "{ [" + Tuple + "] -> [" + Tuple +
+                                 "] }"));
+  };
+  isl::set Want = Unnamed(K).subtract(Overlap);
+  for (unsigned D = 0; D < K.Loops.size(); ++D)
+    for (bool Upper : {false, true}) {
+      std::vector<Bound> &Bounds = Upper ? K.Loops[D].Upper : K.Loops[D].Lower;
+      for (size_t I = 0; I < Bounds.size(); ++I) {
+        if (Bounds[I].Strict)
+          continue;
+        LiftedKernel Part = K;
+        std::vector<Bound> &PB =
+            Upper ? Part.Loops[D].Upper : Part.Loops[D].Lower;
+        PB[I].Strict = true;
+        if (!Unnamed(Part).is_equal(Want))
+          continue;
+        Part.Stmts = {K.Stmts[Stmt]};
+        K.Stmts.erase(K.Stmts.begin() + Stmt);
+        for (LiftedKernel *X : {&K, &Part}) {
+          for (ArrayArg &A : X->Arrays)
+            A.Read = A.Written = false;
+          for (const Statement &S : X->Stmts) {
+            X->Arrays[S.Array].Written = true;
+            walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+              if (N.K == LExpr::Kind::Read)
+                X->Arrays[N.Id].Read = true;
+            });
+          }
+        }
+        SplitParts.push_back(std::move(Part));
+        return true;
+      }
+    }
+  return false;
 }
 
 void Lifter::checkAliasing() {

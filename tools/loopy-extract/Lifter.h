@@ -28,6 +28,9 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <isl/cpp.h>
+
+#include <algorithm>
 #include <climits>
 #include <map>
 #include <optional>
@@ -98,8 +101,16 @@ public:
   Lifter(const KernelRequest &Req, clang::ASTContext &Ctx, Reporter &R);
   /// Throws LiftFailed after reporting an error.
   LiftedKernel lift();
+  /// Kernels that lift() split off the one it returns, to run after it
+  /// in order (see splitOff).
+  std::vector<LiftedKernel> &splitParts() { return SplitParts; }
 
 private:
+  /// True if \p S belongs to another part of a distributed nest.
+  bool skipped(const clang::Stmt *S) const {
+    return std::find(Req.Skip.begin(), Req.Skip.end(), S) != Req.Skip.end();
+  }
+
   // LiftLoops.cpp: the nest and its loop headers.
   void collectLoops(const clang::Stmt *Block);
   void registerLoop(const clang::ForStmt *F);
@@ -151,6 +162,23 @@ private:
   /// accessed at one element per iteration, by its own statement only.
   void checkAliasing();
   void checkElementConflicts();
+  /// Two statements that write one element: reported, naming the
+  /// iterations, and whether isl and the values prove that they write the
+  /// same value there (as a symmetric matrix's diagonal does).
+  void checkDoubleWrites();
+  /// Where the statement \p Stmt writes, with the same value, elements
+  /// that an earlier statement writes at the iterations \p Both (as
+  /// covariance's `cov[j][i] = cov[i][j]` on the diagonal), and one loop
+  /// bound made strict leaves exactly those iterations out: moves the
+  /// statement to a kernel of its own with that bound, to run after
+  /// this one, and returns true.
+  bool splitOff(size_t Stmt, const isl::set &Both);
+  /// A statement that uses one reduction twice (correlation's
+  /// `stddev <= eps ? 1.0 : stddev` after `stddev = sqrt(sum / n)`), which
+  /// a .loop statement cannot: this kernel keeps that statement alone,
+  /// storing the reduction in its element, and the kernel split off after
+  /// it reads the element where the reduction was used.
+  void splitRepeatedReductions();
 
   // LiftPragmas.cpp.
   /// Applies the kernel's shape and assume pragmas.
@@ -238,6 +266,7 @@ private:
   /// needed.
   std::unique_ptr<clang::CFG> Cfg;
   std::vector<Statement> Finals;
+  std::vector<LiftedKernel> SplitParts;
   /// A statement of the nest failed (and was reported); the others are
   /// still lifted to report their errors too.
   bool Failed = false;

@@ -190,6 +190,8 @@ std::string printKernel(const LiftedKernel &K,
   }
   if (!K.HostNote.empty())
     Emit("# " + K.HostNote + "\n", K.Loc);
+  if (!K.PartNote.empty())
+    Emit("# " + K.PartNote + "\n", K.Loc);
   Emit(signature(K), K.Loc);
   if (!K.Assumption.empty())
     Emit("  assume " + K.Assumption + ";\n", K.Loc);

@@ -246,6 +246,165 @@ void splitTimeLoop(KernelRequest K, clang::SourceManager &SM,
   }
 }
 
+/// The statements of \p Body that a part of \p K lifts: all but the
+/// declarations, the empty statements and those of other parts, with
+/// those of blocks inside it.
+std::vector<const clang::Stmt *> nestItems(const clang::Stmt *Body,
+                                           const KernelRequest &K) {
+  std::vector<const clang::Stmt *> Items;
+  // The statements of a block inside the body count as its own.
+  std::function<void(const clang::Stmt *)> Take = [&](const clang::Stmt *S) {
+    if (const auto *C = llvm::dyn_cast<clang::CompoundStmt>(S)) {
+      for (const clang::Stmt *Child : C->body())
+        Take(Child);
+      return;
+    }
+    if (!llvm::isa<clang::DeclStmt, clang::NullStmt>(S) &&
+        std::find(K.Skip.begin(), K.Skip.end(), S) == K.Skip.end())
+      Items.push_back(S);
+  };
+  Take(Body);
+  return Items;
+}
+
+/// The scalar variables that statements in \p S store to.
+void storedScalars(const clang::Stmt *S,
+                   std::vector<const clang::VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const clang::Expr *Target = storedTo(S))
+    if (const auto *D =
+            llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParenImpCasts()))
+      if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl()))
+        Out.push_back(V);
+  for (const clang::Stmt *Child : S->children())
+    storedScalars(Child, Out);
+}
+
+/// True if \p S stores to scalar variables only (and holds no loop).
+bool setsOnlyScalars(const clang::Stmt *S) {
+  if (!S || llvm::isa<clang::ForStmt>(S))
+    return false;
+  if (const clang::Expr *Target = storedTo(S)) {
+    const auto *D =
+        llvm::dyn_cast<clang::DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *V = D ? llvm::dyn_cast<clang::VarDecl>(D->getDecl()) : nullptr;
+    if (!V || !V->getType()->isScalarType() || V->getType()->isPointerType())
+      return false;
+  }
+  for (const clang::Stmt *Child : S->children())
+    if (Child && !setsOnlyScalars(Child) &&
+        (storedTo(Child) || llvm::isa<clang::ForStmt>(Child)))
+      return false;
+  return true;
+}
+
+/// Splits the part \p K where a loop body of its nest (or the function
+/// body) first holds several loops, each body above it holding one: each
+/// of those loops is a part, with the statements before it, or
+/// after it where they use a scalar that its part stores to. Each part
+/// is split again in turn; the parts go to \p Out in order. \p Shared
+/// and \p Names describe the split that separated \p K from the part
+/// before it.
+void distributeNest(KernelRequest K, clang::SourceManager &SM,
+                    std::vector<KernelRequest> &Out) {
+  std::vector<const clang::Stmt *> Items =
+      K.WholeFunction ? nestItems(K.Root, K)
+                      : std::vector<const clang::Stmt *>{K.Root};
+  std::vector<std::string> Names;
+  clang::SourceLocation Outer;
+  // Statements beside the loops on the way down: those that set only
+  // scalars are repeated in every part; the others go to the first part
+  // (before the loop) or the last (after it).
+  std::vector<const clang::Stmt *> FirstOnly, LastOnly;
+  for (;;) {
+    unsigned Loops = 0;
+    for (const clang::Stmt *S : Items)
+      Loops += llvm::isa<clang::ForStmt>(S);
+    if (Loops > 1)
+      break;
+    auto It =
+        std::find_if(Items.begin(), Items.end(), [](const clang::Stmt *S) {
+          return llvm::isa<clang::ForStmt>(S);
+        });
+    const auto *F =
+        It == Items.end() ? nullptr : llvm::cast<clang::ForStmt>(*It);
+    const clang::VarDecl *V = F ? loopIndex(F) : nullptr;
+    if (!V) {
+      Out.push_back(std::move(K));
+      return;
+    }
+    for (auto S = Items.begin(); S != It; ++S)
+      if (!setsOnlyScalars(*S))
+        FirstOnly.push_back(*S);
+    LastOnly.insert(LastOnly.end(), It + 1, Items.end());
+    Names.push_back(V->getName().str());
+    if (Outer.isInvalid())
+      Outer = F->getForLoc();
+    Items = nestItems(F->getBody(), K);
+  }
+  // Statements go with the loop after them, unless they use what the
+  // part before them stores to.
+  std::vector<std::vector<const clang::Stmt *>> Groups;
+  std::vector<const clang::Stmt *> Pending;
+  std::vector<const clang::VarDecl *> Stored;
+  for (const clang::Stmt *S : Items) {
+    if (llvm::isa<clang::ForStmt>(S)) {
+      Pending.push_back(S);
+      Groups.push_back(std::move(Pending));
+      Pending.clear();
+      Stored.clear();
+      for (const clang::Stmt *G : Groups.back())
+        storedScalars(G, Stored);
+      continue;
+    }
+    bool UsesPrevious =
+        std::any_of(Stored.begin(), Stored.end(),
+                    [&](const clang::VarDecl *V) { return mentions(S, V); });
+    if (UsesPrevious && Pending.empty())
+      Groups.back().push_back(S);
+    else
+      Pending.push_back(S);
+  }
+  for (const clang::Stmt *S : Pending)
+    Groups.back().push_back(S);
+  for (unsigned G = 0; G < Groups.size(); ++G) {
+    KernelRequest Part = K;
+    for (unsigned O = 0; O < Groups.size(); ++O)
+      if (O != G)
+        Part.Skip.insert(Part.Skip.end(), Groups[O].begin(), Groups[O].end());
+    if (G > 0)
+      Part.Skip.insert(Part.Skip.end(), FirstOnly.begin(), FirstOnly.end());
+    if (G + 1 < Groups.size())
+      Part.Skip.insert(Part.Skip.end(), LastOnly.begin(), LastOnly.end());
+    if (G > 0) {
+      Part.Shared = static_cast<unsigned>(Names.size());
+      Part.SharedNames = Names;
+      Part.SharedLoc = Outer.isValid() ? Outer : Groups[G][0]->getBeginLoc();
+    }
+    for (const clang::Stmt *S : Groups[G])
+      if (const auto *F = llvm::dyn_cast<clang::ForStmt>(S)) {
+        Part.NestLoc = F->getForLoc();
+        break;
+      }
+    distributeNest(std::move(Part), SM, Out);
+  }
+}
+
+/// Distributes the nest of \p K (see distributeNest) and numbers its parts.
+void distribute(KernelRequest K, clang::SourceManager &SM, unsigned &Groups,
+                std::vector<KernelRequest> &Out) {
+  std::vector<KernelRequest> Parts;
+  distributeNest(std::move(K), SM, Parts);
+  unsigned Group = Parts.size() > 1 ? ++Groups : 0;
+  for (unsigned I = 0; I < Parts.size(); ++I) {
+    Parts[I].DistGroup = Group;
+    Parts[I].DistPart = I;
+    Parts[I].DistParts = static_cast<unsigned>(Parts.size());
+    Out.push_back(std::move(Parts[I]));
+  }
+}
+
 } // namespace
 
 std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
@@ -316,10 +475,13 @@ std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
       R.error(P->Loc, msg::ShapeWithoutKernel)
           << (P->K == LoopyPragma::Kind::Shape ? "shape" : "assume");
   }
-  std::vector<KernelRequest> Split;
+  std::vector<KernelRequest> Split, Distributed;
   for (KernelRequest &K : Requests)
     splitTimeLoop(std::move(K), SM, Split);
-  return Split;
+  unsigned Groups = 0;
+  for (KernelRequest &K : Split)
+    distribute(std::move(K), SM, Groups, Distributed);
+  return Distributed;
 }
 
 } // namespace loopy::extract

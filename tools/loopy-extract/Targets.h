@@ -39,6 +39,23 @@ struct KernelRequest {
   std::string HostNote;
   /// The shape and assume pragmas of the kernel.
   std::vector<const LoopyPragma *> Shapes;
+  /// One part of a distributed nest: the statements of the nest that
+  /// belong to the other parts, which the lifter leaves out.
+  std::vector<const clang::Stmt *> Skip;
+  /// The parts of one distributed nest share a group number above 0 and
+  /// are numbered in order from 0; Shared is the number of loops around
+  /// the statements where this part left the previous one (the loops that
+  /// were distributed), for each part after the first.
+  unsigned DistGroup = 0;
+  unsigned DistPart = 0;
+  unsigned DistParts = 1;
+  unsigned Shared = 0;
+  /// The C indices of the loops that this part shares with the previous
+  /// part, and where the outermost of them starts.
+  std::vector<std::string> SharedNames;
+  clang::SourceLocation SharedLoc;
+  /// A kernel that the lifter split off the part before it.
+  bool SplitOff = false;
 };
 
 /// What the statement \p S stores to, where it is an assignment (compound
@@ -50,7 +67,11 @@ const clang::Expr *storedTo(const clang::Stmt *S);
 /// function whose body is one loop, that is a time loop (its index appears
 /// in no stored-to location and no inner loop header, and its body holds
 /// only loops: several, or one that does not use the index) stays on the
-/// host: each nest of its body is a kernel of its own, in order.
+/// host: each nest of its body is a kernel of its own, in order. A nest
+/// whose loop body holds several loops (or a function body that holds
+/// several nests) is distributed: each loop, with the statements that go
+/// with it, is a part of its own under copies of the loops around it
+/// (see distributeNest).
 std::vector<KernelRequest> matchPragmas(const std::vector<LoopyPragma> &Pragmas,
                                         clang::ASTContext &Ctx, Reporter &R);
 

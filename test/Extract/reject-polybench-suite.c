@@ -1,0 +1,48 @@
+// RUN: not %loopy-extract %s 2>&1 | FileCheck %s
+// Kernels in the style of PolyBench/C whose loops carry true
+// dependences, written for this test: each is rejected, naming the
+// dependence with two iterations that conflict.
+
+#pragma loopy kernel
+void lu(int n, double A[restrict n][n])
+{
+  int i, j, k;
+  for (k = 0; k < n; k++) {
+    for (j = k + 1; j < n; j++)
+      A[k][j] = A[k][j] / A[k][k];
+    for (i = k + 1; i < n; i++)
+      for (j = k + 1; j < n; j++)
+        A[i][j] = A[i][j] - A[i][k] * A[k][j];
+  }
+}
+// CHECK: reject-polybench-suite.c:12:27: error: 'A[k][k]' reads 'A' at another element than 'A[k][j]', which the loop nest also writes; its iterations would depend on each other
+// CHECK: reject-polybench-suite.c:15:29: error: 'A[i][k]' reads 'A' at another element than 'A[i][j]', which the loop nest also writes, so its iterations depend on each other: the iteration (k = 1, i = 2) reads the element that the iteration (i = 2, j = 1) writes when n = 3
+
+#pragma loopy kernel
+void seidel_2d(int tsteps, int n, double A[restrict n][n])
+{
+  int t, i, j;
+  for (t = 0; t <= tsteps - 1; t++)
+    for (i = 1; i <= n - 2; i++)
+      for (j = 1; j <= n - 2; j++)
+        A[i][j] = (A[i - 1][j - 1] + A[i - 1][j] + A[i - 1][j + 1]
+                   + A[i][j - 1] + A[i][j] + A[i][j + 1]
+                   + A[i + 1][j - 1] + A[i + 1][j] + A[i + 1][j + 1]) / 9.0;
+}
+// CHECK: reject-polybench-suite.c:28:20: error: 'A[i - 1][j - 1]' reads 'A' at another element than 'A[i][j]', which the loop nest also writes, so its iterations depend on each other: the iteration (i = 2, j = 2) reads the element that the iteration (i = 1, j = 1) writes when n = 4
+
+// A sweep whose loop body holds two loops: the first part
+// reads, in iteration i, what the second part writes in iteration i - 1.
+#pragma loopy kernel
+void sweep(int n, double x[restrict n], double y[restrict n], double b[n])
+{
+  int i, j;
+  for (i = 1; i < n - 1; i++) {
+    for (j = 0; j < 1; j++)
+      x[i] = b[i] + y[i - 1];
+    for (j = 0; j < 1; j++)
+      y[i] = 0.5 * x[i];
+  }
+}
+// CHECK: reject-polybench-suite.c:42:21: error: 'y[i - 1]' reads 'y' at the element that 'y[i]' writes in an earlier iteration of the loops over 'i'
+// CHECK: 4 errors generated.

@@ -1,0 +1,371 @@
+//===- Distribute.cpp - The parts of a distributed loop nest --------------===//
+#include "Distribute.h"
+#include "KernelIsl.h"
+
+#include "loopy/Support/Isl.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Lex/Lexer.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace loopy::extract {
+
+namespace {
+
+/// One access of a part to an array element, in .loop coordinates.
+struct Access {
+  const ArrayArg *Array;
+  std::vector<Poly> Coords;
+  bool Write;
+  clang::SourceRange Range;
+  /// The C text of the element written; empty for a read.
+  std::string Written;
+};
+
+std::vector<Access> accesses(const LiftedKernel &K) {
+  std::vector<Access> All;
+  for (const Statement &S : K.Stmts) {
+    const ArrayArg &A = K.Arrays[S.Array];
+    All.push_back({&A, A.coordinates(S.Subs), true, S.Range, S.What});
+    walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+      if (N.K == LExpr::Kind::Read)
+        All.push_back({&K.Arrays[N.Id], K.Arrays[N.Id].coordinates(N.Subs),
+                       false, N.Range, ""});
+    });
+  }
+  return All;
+}
+
+bool affine(const std::vector<Poly> &Ps) {
+  return std::all_of(Ps.begin(), Ps.end(),
+                     [](const Poly &P) { return P.isAffine(); });
+}
+
+std::string text(clang::ASTContext &Ctx, clang::SourceRange R) {
+  return clang::Lexer::getSourceText(clang::CharSourceRange::getTokenRange(R),
+                                     Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
+}
+
+std::string accessText(clang::ASTContext &Ctx, const Access &A) {
+  return A.Write ? A.Written : text(Ctx, A.Range);
+}
+
+std::string quotedList(const std::vector<std::string> &Names) {
+  std::string S;
+  for (const std::string &N : Names)
+    S += (S.empty() ? "'" : ", '") + N + "'";
+  return S;
+}
+
+/// Checks the parts \p A (earlier) and \p B, which share their first
+/// \p Shared loops.
+void checkPair(const LiftedKernel &A, const LiftedKernel &B, unsigned Shared,
+               const std::vector<std::string> &SharedNames,
+               clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
+  // B's indices renamed apart; the parameters are shared by name.
+  LiftedKernel B2 = B;
+  for (const Loop &L : B2.Loops)
+    B2.Symbols[L.Index].Name = "__p_" + B2.Symbols[L.Index].Name;
+  std::vector<std::string> NamesA = A.symbolNames(), NamesB = B2.symbolNames();
+  std::set<std::string> ParamSet;
+  std::string Params;
+  for (const LiftedKernel *K : {&A, &B})
+    for (const Symbol &S : K->Symbols)
+      if (S.K == Symbol::Kind::Param && ParamSet.insert(S.Name).second)
+        Params += (Params.empty() ? "" : ", ") + S.Name;
+  std::string Tuple;
+  std::vector<std::string> Dims;
+  for (const Loop &L : A.Loops)
+    Dims.push_back(NamesA[L.Index]);
+  for (const Loop &L : B2.Loops)
+    Dims.push_back(NamesB[L.Index]);
+  for (const std::string &D : Dims)
+    Tuple += (Tuple.empty() ? "" : ", ") + D;
+  std::string Domains = "(" + A.constraints(A.Loops.size()) + ") and (" +
+                        B2.constraints(B2.Loops.size()) + ")";
+  for (const LiftedKernel *K : {&A, &B})
+    if (!K->Assumption.empty())
+      Domains += " and (" + K->Assumption + ")";
+  // B's iteration comes first in the C code: it is earlier in the shared
+  // loops (later, for a loop that counts down).
+  std::string Before;
+  for (unsigned L = 0; L < Shared; ++L) {
+    std::string Term;
+    for (unsigned M = 0; M < L; ++M)
+      Term += NamesB[B2.Loops[M].Index] + " = " + NamesA[A.Loops[M].Index] +
+              " and ";
+    Term += NamesB[B2.Loops[L].Index] + (A.Loops[L].Down ? " > " : " < ") +
+            NamesA[A.Loops[L].Index];
+    Before += (Before.empty() ? "(" : " or (") + Term + ")";
+  }
+  std::vector<Access> InA = accesses(A), InB = accesses(B);
+  for (const Access &X : InA)
+    for (const Access &Y : InB) {
+      if (X.Array->Decl != Y.Array->Decl || !(X.Write || Y.Write))
+        continue;
+      if (X.Coords.size() != Y.Coords.size() || !affine(X.Coords) ||
+          !affine(Y.Coords)) {
+        R.error(X.Range, msg::DistributedUnknown)
+            << X.Array->CName << accessText(Ctx, X) << accessText(Ctx, Y)
+            << quotedList(SharedNames);
+        throw LiftFailed();
+      }
+      std::string C = Domains + " and (" + Before + ")";
+      for (size_t D = 0; D < X.Coords.size(); ++D)
+        C += " and " + X.Coords[D].str(NamesA, "*") + " = " +
+             Y.Coords[D].str(NamesB, "*");
+      isl::set S(IslCtx, "[" + Params + "] -> { [" + Tuple + "] : " + C + " }");
+      if (S.is_empty())
+        continue;
+      isl::point P = smallestPoint(S);
+      unsigned NA = static_cast<unsigned>(A.Loops.size());
+      std::vector<long> Vs = coordinates(
+          P, isl_dim_set, 0, NA + static_cast<unsigned>(B.Loops.size()));
+      std::vector<std::string> IndicesA, IndicesB;
+      for (const Loop &L : A.Loops)
+        IndicesA.push_back(A.Symbols[L.Index].Name);
+      for (const Loop &L : B.Loops)
+        IndicesB.push_back(B.Symbols[L.Index].Name);
+      std::string ParamsAt = describeParams(S, P);
+      R.error(X.Range, msg::DistributedDependence)
+          << accessText(Ctx, X) << (X.Write ? 1 : 0) << X.Array->CName
+          << accessText(Ctx, Y) << (Y.Write ? 1 : 0) << quotedList(SharedNames)
+          << describeValues(IndicesA,
+                            std::vector<long>(Vs.begin(), Vs.begin() + NA))
+          << describeValues(IndicesB,
+                            std::vector<long>(Vs.begin() + NA, Vs.end()))
+          << (ParamsAt.empty() ? "" : " when " + ParamsAt);
+      R.note(Y.Range, msg::DistributedAccess) << accessText(Ctx, Y);
+      throw LiftFailed();
+    }
+}
+
+/// The statement of part \p A rewritten into part \p B, whose arguments
+/// and parameters it takes on, adding those B lacks.
+class Transplant {
+public:
+  Transplant(const LiftedKernel &A, LiftedKernel &B) : A(A), B(B) {}
+
+  /// False if a symbol of A has no counterpart in B.
+  bool mapSymbols() {
+    for (const Symbol &S : A.Symbols) {
+      std::optional<unsigned> To;
+      for (unsigned I = 0; I < B.Symbols.size(); ++I)
+        if (B.Symbols[I].Decl == S.Decl && B.Symbols[I].K == S.K)
+          To = I;
+      if (!To) {
+        if (S.K != Symbol::Kind::Param || nameTaken(S.Name))
+          return false;
+        B.Symbols.push_back(S);
+        To = static_cast<unsigned>(B.Symbols.size() - 1);
+      }
+      if (B.Symbols[*To].Name != S.Name)
+        return false;
+      Symbols.push_back(*To);
+    }
+    return true;
+  }
+
+  Poly poly(const Poly &P) const {
+    Poly Out;
+    for (const auto &[M, C] : P.terms()) {
+      Poly T = Poly::constant(C);
+      for (unsigned Id : M)
+        T = T * Poly::symbol(Symbols[Id]);
+      Out = Out + T;
+    }
+    return Out;
+  }
+
+  std::vector<Poly> polys(const std::vector<Poly> &Ps) const {
+    std::vector<Poly> Out;
+    for (const Poly &P : Ps)
+      Out.push_back(poly(P));
+    return Out;
+  }
+
+  /// Null if a scalar's or an array's name is taken in B by another one.
+  LExprPtr expr(const LExprPtr &E) {
+    auto N = std::make_shared<LExpr>(*E);
+    N->P = poly(E->P);
+    N->Subs = polys(E->Subs);
+    if (E->K == LExpr::Kind::Scalar) {
+      std::optional<unsigned> Id = scalar(E->Id);
+      if (!Id)
+        return nullptr;
+      N->Id = *Id;
+    }
+    if (E->K == LExpr::Kind::Read) {
+      std::optional<unsigned> Id = array(E->Id);
+      if (!Id)
+        return nullptr;
+      N->Id = *Id;
+      B.Arrays[*Id].Read = true;
+    }
+    for (LExprPtr &Op : N->Ops)
+      if (!(Op = expr(Op)))
+        return nullptr;
+    return N;
+  }
+
+private:
+  bool nameTaken(const std::string &Name) const {
+    for (const Symbol &S : B.Symbols)
+      if (S.Name == Name)
+        return true;
+    for (const ScalarArg &S : B.Scalars)
+      if (S.Name == Name)
+        return true;
+    for (const ArrayArg &X : B.Arrays)
+      if (X.Name == Name)
+        return true;
+    return false;
+  }
+
+  std::optional<unsigned> scalar(unsigned Id) {
+    const ScalarArg &S = A.Scalars[Id];
+    for (unsigned I = 0; I < B.Scalars.size(); ++I)
+      if (B.Scalars[I].Decl == S.Decl)
+        return I;
+    if (nameTaken(S.Name))
+      return std::nullopt;
+    B.Scalars.push_back(S);
+    return static_cast<unsigned>(B.Scalars.size() - 1);
+  }
+
+  std::optional<unsigned> array(unsigned Id) {
+    const ArrayArg &X = A.Arrays[Id];
+    for (unsigned I = 0; I < B.Arrays.size(); ++I)
+      if (B.Arrays[I].Decl == X.Decl)
+        return I;
+    if (nameTaken(X.Name))
+      return std::nullopt;
+    ArrayArg Copy = X;
+    Copy.Written = false;
+    for (std::optional<Poly> &E : Copy.TypeExtents)
+      if (E)
+        E = poly(*E);
+    if (Copy.PragmaShape)
+      Copy.PragmaShape = polys(*Copy.PragmaShape);
+    B.Arrays.push_back(std::move(Copy));
+    return static_cast<unsigned>(B.Arrays.size() - 1);
+  }
+
+  const LiftedKernel &A;
+  LiftedKernel &B;
+  std::vector<unsigned> Symbols;
+};
+
+/// { [indices] -> [subscripts] } of the statement of \p K, on its domain.
+isl::map writes(const LiftedKernel &K, isl::ctx Ctx) {
+  return indexMap(K, Ctx, K.Stmts[0].Subs)
+      .intersect_domain(isl::set(Ctx, K.islDomain()));
+}
+
+/// Fuses \p A into \p B (see fuseParts); false, leaving \p B as it was,
+/// where they do not have that form.
+bool tryFuse(const LiftedKernel &A, LiftedKernel &B, isl::ctx Ctx) {
+  if (A.Stmts.size() != 1 || B.Stmts.size() != 1 ||
+      A.HostLoops != B.HostLoops ||
+      (!A.Assumption.empty() && A.Assumption != B.Assumption))
+    return false;
+  const Statement &SA = A.Stmts[0];
+  const Statement &SB = B.Stmts[0];
+  if (A.Arrays[SA.Array].Decl != B.Arrays[SB.Array].Decl || !affine(SA.Subs) ||
+      !affine(SB.Subs))
+    return false;
+  // A sets its elements from values before the nest: no reduction, and no
+  // value a loop carries.
+  bool Plain = true;
+  walk(SA.Value, [&](const LExpr &N, const std::vector<unsigned> &) {
+    Plain &= N.K != LExpr::Kind::Reduce && N.K != LExpr::Kind::Old &&
+             N.K != LExpr::Kind::Inf;
+  });
+  // B reads its array at its own element only, outside its reductions.
+  walk(SB.Value, [&](const LExpr &N, const std::vector<unsigned> &Red) {
+    if (N.K == LExpr::Kind::Read && N.Id == SB.Array)
+      Plain &= N.Subs == SB.Subs && Red.empty();
+  });
+  if (!Plain)
+    return false;
+  // Each element that B writes, once; where B's reduction is empty, it
+  // writes nothing, so the fused kernel assumes the parameters for which
+  // B writes every element that A does.
+  isl::map WA = writes(A, Ctx), WB = writes(B, Ctx);
+  if (WA.is_null() || WB.is_null() || !WA.is_injective() ||
+      !WB.range().is_subset(WA.range()))
+    return false;
+  isl::set Good = WA.range().subtract(WB.range()).params().complement();
+  isl::set Params = isl::set::universe(Good.get_space());
+  if (Good.intersect(WA.range().params()).is_empty())
+    return false;
+  std::string Assume;
+  if (!Good.is_equal(Params))
+    Assume = constraintText(Good.gist(WA.range().params()).coalesce());
+  LiftedKernel Fused = B;
+  Transplant T(A, Fused);
+  if (!T.mapSymbols() || T.polys(SA.Subs) != SB.Subs)
+    return false;
+  LExprPtr Value = T.expr(SA.Value);
+  if (!Value)
+    return false;
+  // The old element that B reads is A's value.
+  std::function<LExprPtr(const LExprPtr &)> Put =
+      [&](const LExprPtr &E) -> LExprPtr {
+    if (E->K == LExpr::Kind::Read && E->Id == SB.Array && E->Subs == SB.Subs)
+      return Value;
+    auto N = std::make_shared<LExpr>(*E);
+    for (LExprPtr &Op : N->Ops)
+      Op = Put(Op);
+    return N;
+  };
+  Fused.Stmts[0].Value = Put(SB.Value);
+  if (!Assume.empty())
+    Fused.Assumption = Fused.Assumption.empty()
+                           ? Assume
+                           : Fused.Assumption + " and (" + Assume + ")";
+  B = std::move(Fused);
+  return true;
+}
+
+} // namespace
+
+std::vector<size_t> fuseParts(std::vector<LiftedKernel> &Kernels,
+                              isl::ctx IslCtx) {
+  std::vector<size_t> First;
+  std::vector<LiftedKernel> Left;
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    if (!Left.empty() && tryFuse(Left.back(), Kernels[I], IslCtx)) {
+      Left.back() = std::move(Kernels[I]);
+      continue;
+    }
+    Left.push_back(std::move(Kernels[I]));
+    First.push_back(I);
+  }
+  Kernels = std::move(Left);
+  return First;
+}
+
+void checkDistribution(const std::vector<DistributedPart> &Parts,
+                       clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
+  for (size_t A = 0; A < Parts.size(); ++A) {
+    unsigned Shared = UINT_MAX;
+    const std::vector<std::string> *Names = nullptr;
+    for (size_t B = A + 1; B < Parts.size(); ++B) {
+      // A kernel that the lifter split off the part before it came from
+      // the same nest, which was checked whole.
+      if (!Parts[B].SplitOff && Parts[B].Shared < Shared) {
+        Shared = Parts[B].Shared;
+        Names = &Parts[B].SharedNames;
+      }
+      if (Shared > 0 && Shared != UINT_MAX)
+        checkPair(*Parts[A].K, *Parts[B].K, Shared, *Names, Ctx, IslCtx, R);
+    }
+  }
+}
+
+} // namespace loopy::extract

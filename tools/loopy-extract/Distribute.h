@@ -1,0 +1,58 @@
+//===- Distribute.h - The parts of a distributed loop nest ------*- C++ -*-===//
+//
+// A nest whose loop body holds several loops is lifted as one kernel per
+// part (Targets.cpp splits it, each part under copies of the loops around
+// it). Running the parts one after another is right when no dependence
+// goes backwards between them: no iteration of a later part may access an
+// element that an iteration of an earlier part accesses later in the C
+// code, one of the two accesses being a write. isl decides it from the
+// parts' domains and access relations.
+//
+//===----------------------------------------------------------------------===//
+#ifndef LOOPY_EXTRACT_DISTRIBUTE_H
+#define LOOPY_EXTRACT_DISTRIBUTE_H
+
+#include "Diag.h"
+#include "LiftedKernel.h"
+
+#include <isl/cpp.h>
+
+#include <vector>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace loopy::extract {
+
+/// One lifted part of a distributed nest: its kernel and the number of
+/// loops it shares with the part before it (0 for the first).
+struct DistributedPart {
+  const LiftedKernel *K = nullptr;
+  unsigned Shared = 0;
+  std::vector<std::string> SharedNames;
+  /// Split off the part before it by the lifter (Lifter::splitParts).
+  bool SplitOff = false;
+};
+
+/// Fuses each part of \p Kernels (the parts of one distributed nest,
+/// lifted, in order) into the next one where the first sets each element
+/// that the second updates, once, as in gemm's `C[i][j] *= beta` before
+/// `C[i][j] += alpha * ...` over the same elements: the second part's
+/// statement reads the old value of its own element only, and takes the
+/// first part's value in its place (`C[i, j] * beta + sum(k, ...)`). isl
+/// proves that the first part writes exactly the elements the second
+/// writes, each in one iteration. Returns, for each kernel left, the
+/// position of its first part in the original order.
+std::vector<size_t> fuseParts(std::vector<LiftedKernel> &Kernels,
+                              isl::ctx IslCtx);
+
+/// Reports the first dependence that goes backwards between two of the
+/// \p Parts (in order, with their shapes inferred), with the two
+/// iterations that isl finds; throws LiftFailed if there is one.
+void checkDistribution(const std::vector<DistributedPart> &Parts,
+                       clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R);
+
+} // namespace loopy::extract
+
+#endif
