@@ -186,30 +186,36 @@ Expected<Variant> chooseVariant(const Kernel &K,
 // Lower
 //===----------------------------------------------------------------------===//
 
-/// A fused variant: it maps the fused kernel's statements (Fusion.h).
+/// A variant of another view of \p K -- merged indices (MergeIndices.h) or
+/// fused statements (Fusion.h) -- named by \p Tag: it maps the view's
+/// statements. \p Slot, where there is a cache, keeps the view and the
+/// view's own cache; \p Make builds the view; \p What and \p Where word
+/// the refusal of a tag the kernel does not give.
+template <typename Slot, typename MakeView>
 static Expected<device::DeviceProgram>
-lowerFused(const Kernel &K, const Variant &V, LoweringCache *Cache) {
-  std::optional<FusedKernel> Own;
-  const std::optional<FusedKernel> *View = &Own;
+lowerView(const Kernel &K, const Variant &V, const std::string &Tag,
+          Slot *Kept, MakeView Make, const char *What, const char *Where) {
+  decltype(Kept->View) Own;
+  const decltype(Kept->View) *View = &Own;
   LoweringCache *ViewCache = nullptr;
-  if (Cache) {
-    LoweringCache::Fused &F = Cache->fused();
-    if (!F.Cache) {
-      F.View = fuseStatements(K);
-      F.Cache = std::make_unique<LoweringCache>();
+  if (Kept) {
+    if (!Kept->Cache) {
+      Kept->View = Make(K);
+      Kept->Cache = std::make_unique<LoweringCache>();
     }
-    View = &F.View;
-    ViewCache = F.Cache.get();
+    View = &Kept->View;
+    ViewCache = Kept->Cache.get();
   } else {
-    Own = fuseStatements(K);
+    Own = Make(K);
   }
-  if (!*View || (*View)->Tag != V.Fuse)
-    return Failure::user("the variant fuses statements as '" + V.Fuse +
-                         "', which kernel " + quote(K.Name) + " does not allow");
+  if (!*View || (*View)->Tag != Tag)
+    return Failure::user(std::string("the variant ") + What + " as '" + Tag +
+                         "', which kernel " + quote(K.Name) +
+                         " does not allow" + Where);
   Expected<device::DeviceProgram> P =
       lowerKernel((*View)->K, V.Schedules, ViewCache);
   if (P)
-    P->Schedule = V.Fuse + " " + P->Schedule;
+    P->Schedule = Tag + " " + P->Schedule;
   return P;
 }
 
@@ -220,33 +226,13 @@ Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
       K.Domain.ctx().get(), IslMaxOperations, "lowering the variant",
       [&]() -> Expected<device::DeviceProgram> {
         if (!V.Fuse.empty())
-          return lowerFused(K, V, Cache);
-        if (V.Merge.empty())
-          return lowerKernel(K, V.Schedules, Cache);
-        // A merged variant maps the merged kernel's statements.
-        std::optional<MergedKernel> Own;
-        const std::optional<MergedKernel> *View = &Own;
-        LoweringCache *ViewCache = nullptr;
-        if (Cache) {
-          LoweringCache::Merged &M = Cache->merged();
-          if (!M.Cache) {
-            M.View = mergeIndices(K);
-            M.Cache = std::make_unique<LoweringCache>();
-          }
-          View = &M.View;
-          ViewCache = M.Cache.get();
-        } else {
-          Own = mergeIndices(K);
-        }
-        if (!*View || (*View)->Tag != V.Merge)
-          return Failure::user("the variant merges indices as '" + V.Merge +
-                               "', which kernel " + quote(K.Name) +
-                               " does not allow at these sizes");
-        Expected<device::DeviceProgram> P =
-            lowerKernel((*View)->K, V.Schedules, ViewCache);
-        if (P)
-          P->Schedule = V.Merge + " " + P->Schedule;
-        return P;
+          return lowerView(K, V, V.Fuse, Cache ? &Cache->fused() : nullptr,
+                           fuseStatements, "fuses statements", "");
+        if (!V.Merge.empty())
+          return lowerView(K, V, V.Merge, Cache ? &Cache->merged() : nullptr,
+                           mergeIndices, "merges indices",
+                           " at these sizes");
+        return lowerKernel(K, V.Schedules, Cache);
       });
 }
 
