@@ -180,9 +180,13 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
 
 /// --emit=variants for \p K.
 void listVariants(const Kernel &K, const std::vector<Variant> &Vs,
-                  std::ostream &OS) {
+                  const PlannerOptions &Opts, std::ostream &OS) {
   OS << "# kernel " << K.Name << ": " << Vs.size()
      << " variants, best first by the static cost model\n";
+  if (SpaceSize Size = planSpaceSize(K, Opts); Size.Analysed < Size.Shapes)
+    OS << "# a spread of the space: isl analysed " << Size.Analysed << " of its "
+       << Size.Shapes << " schedule shapes (--plan-limit="
+       << Opts.MaxAnalyses << ")\n";
   for (size_t I = 0; I < Vs.size(); ++I) {
     const Variant &V = Vs[I];
     OS << I << "\t" << V.Name;
@@ -221,7 +225,7 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
       const std::vector<Variant> &Vs = *Planned;
       if (Opts.Emit == EmitKind::Variants) {
         if (!AsJson)
-          listVariants(K, Vs, OS);
+          listVariants(K, Vs, Opts.Planner, OS);
         for (size_t I = 0; AsJson && I < Vs.size(); ++I)
           Rows.push_back(variantJson(K, Vs[I], I));
         continue;

@@ -548,13 +548,87 @@ private:
 };
 } // namespace
 
-/// The variants of \p K alone, best first.
-static std::vector<Variant> planStatements(const Kernel &K,
+/// A 64-bit FNV-1a hash of \p Text: the same on every platform and build.
+static uint64_t stableHash(std::string_view Text) {
+  uint64_t H = 14695981039346656037ull;
+  for (unsigned char C : Text) {
+    H ^= C;
+    H *= 1099511628211ull;
+  }
+  return H;
+}
+
+/// The distinct analyses (figuresKey) of \p Candidates.
+static std::set<std::string> analysisKeys(const std::vector<Candidate> &Candidates) {
+  std::set<std::string> Keys;
+  for (const Candidate &C : Candidates)
+    Keys.insert(figuresKey(C.Sch));
+  return Keys;
+}
+
+/// The \p Share keys of \p Keys that planning analyses where it cannot
+/// analyse them all: those of lowest stableHash, a spread over the whole
+/// space that depends on the keys alone -- not on the order of enumeration,
+/// the machine or the time taken.
+static std::set<std::string> chooseKeys(std::set<std::string> Keys, size_t Share) {
+  if (Keys.size() <= Share)
+    return Keys;
+  std::vector<std::pair<uint64_t, const std::string *>> ByHash;
+  for (const std::string &Key : Keys)
+    ByHash.push_back({stableHash(Key), &Key});
+  std::sort(ByHash.begin(), ByHash.end(), [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first < B.first : *A.second < *B.second;
+  });
+  std::set<std::string> Out;
+  for (size_t I = 0; I < Share; ++I)
+    Out.insert(*ByHash[I].second);
+  return Out;
+}
+
+namespace {
+/// One view of a kernel (the kernel itself, its merged indices or its fused
+/// statements) and the schedules of each of its statements.
+struct PlannedView {
+  const Kernel *K;
+  std::string Tag; // "" for the kernel itself
+  bool Fused = false;
+  std::vector<std::vector<Candidate>> Spaces;
+  std::vector<size_t> Keys;   // distinct analyses of each space
+  std::vector<size_t> Shares; // analyses planning may spend on each
+};
+} // namespace
+
+/// Shares of \p Limit analyses (0: no limit) for spaces of \p Keys distinct
+/// analyses each: every space gets all of its own up to an equal part of
+/// what the smaller ones leave, so that the bound takes from the largest.
+static std::vector<size_t> shareAnalyses(const std::vector<size_t> &Keys,
+                                         size_t Limit) {
+  std::vector<size_t> Shares = Keys;
+  if (Limit == 0)
+    return Shares;
+  std::vector<size_t> Order(Keys.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return Keys[A] < Keys[B]; });
+  size_t Left = Limit;
+  for (size_t N = 0; N < Order.size(); ++N) {
+    size_t Fair = Left / (Order.size() - N);
+    Shares[Order[N]] = std::min(Keys[Order[N]], std::max<size_t>(Fair, 1));
+    Left -= std::min(Left, Shares[Order[N]]);
+  }
+  return Shares;
+}
+
+/// The variants of one view of a kernel, best first.
+static std::vector<Variant> planStatements(const PlannedView &View,
                                            const PlannerOptions &Opts,
                                            std::string &Error) {
+  const Kernel &K = *View.K;
   // Rank each statement's schedules on their own.
   std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
-  for (const Statement &S : K.Stmts) {
+  for (size_t SI = 0; SI < K.Stmts.size(); ++SI) {
+    const Statement &S = K.Stmts[SI];
     std::vector<std::pair<Schedule, Figures>> Legal;
     Rejections Why;
     FiguresCache Cache;
@@ -562,9 +636,17 @@ static std::vector<Variant> planStatements(const Kernel &K,
     FiguresMemo Memo;
     CostFacts Facts(K, S);
     bool PastGridLimit = false;
+    // The analyses left out where the space is larger than its share.
+    size_t LeftOut = 0, Space = 0;
     auto Keep = [&](std::vector<Candidate> Candidates) {
+      std::set<std::string> Keys = analysisKeys(Candidates);
+      std::set<std::string> Chosen = chooseKeys(Keys, View.Shares[SI]);
+      LeftOut += Keys.size() - Chosen.size();
+      Space += Keys.size();
       for (Candidate &C : Candidates) {
         Schedule &Sch = C.Sch;
+        if (Chosen.size() < Keys.size() && !Chosen.count(figuresKey(Sch)))
+          continue;
         Figures F;
         std::string Reason;
         if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, &Memo,
@@ -590,7 +672,7 @@ static std::vector<Variant> planStatements(const Kernel &K,
           break;
       }
     };
-    Keep(enumerateStatement(K, S, Opts));
+    Keep(View.Spaces[SI]);
     // Grids past the device's limits (sizes near 2^31 and beyond): fewer
     // outputs on the grid, the others sequential in each thread, down to
     // the whole statement on one thread if need be.
@@ -600,6 +682,11 @@ static std::vector<Variant> planStatements(const Kernel &K,
     if (Legal.empty()) {
       Error = "no schedule of statement " + S.Name + " fits the constraints" +
               Why.summary();
+      if (LeftOut)
+        Error += "; planning analysed " + std::to_string(Space - LeftOut) +
+                 " of its " + std::to_string(Space) +
+                 " schedule shapes (raise --plan-limit=" +
+                 std::to_string(Opts.MaxAnalyses) + ")";
       return {};
     }
     std::stable_sort(Legal.begin(), Legal.end(), [](const auto &A, const auto &B) {
@@ -627,27 +714,85 @@ static std::vector<Variant> planStatements(const Kernel &K,
   return Out;
 }
 
+namespace {
+/// The views of a kernel, each statement's space enumerated and its share
+/// of the analyses set.
+struct PlannedViews {
+  std::optional<MergedKernel> Merged;
+  std::optional<FusedKernel> Fused;
+  std::vector<PlannedView> Views;
+};
+} // namespace
+
+static void planViews(const Kernel &K, const PlannerOptions &Opts,
+                      PlannedViews &P) {
+  // The views of the same work: the kernel itself, the kernel with the
+  // indices that travel together merged, and the one with the statements
+  // that run over one output space fused. Each adds its variants to the
+  // space, ranked alike, each one family.
+  P.Merged = mergeIndices(K);
+  P.Fused = fuseStatements(K);
+  std::vector<PlannedView> &Views = P.Views;
+  Views.push_back({&K, "", false, {}, {}, {}});
+  if (P.Merged)
+    Views.push_back({&P.Merged->K, P.Merged->Tag, false, {}, {}, {}});
+  if (P.Fused)
+    Views.push_back({&P.Fused->K, P.Fused->Tag, true, {}, {}, {}});
+  // Enumerating costs little next to isl's analysis of a schedule, which
+  // --plan-limit bounds for the whole kernel: the spaces are counted first
+  // and the analyses shared out. The merged and fused views come first, as
+  // they hold the same work in fewer, larger loops or launches, with up to
+  // three quarters of the bound; the kernel's own statements share the
+  // rest.
+  for (PlannedView &V : Views)
+    for (const Statement &S : V.K->Stmts) {
+      V.Spaces.push_back(enumerateStatement(*V.K, S, Opts));
+      V.Keys.push_back(analysisKeys(V.Spaces.back()).size());
+    }
+  size_t Limit = static_cast<size_t>(std::max(0L, Opts.MaxAnalyses));
+  std::vector<size_t> Derived;
+  for (size_t I = 1; I < Views.size(); ++I)
+    Derived.insert(Derived.end(), Views[I].Keys.begin(), Views[I].Keys.end());
+  std::vector<size_t> DerivedShares = shareAnalyses(Derived, Limit - Limit / 4);
+  size_t Used = 0;
+  for (size_t Share : DerivedShares)
+    Used += Share;
+  Views[0].Shares = shareAnalyses(
+      Views[0].Keys, Limit == 0 ? 0 : std::max<size_t>(Limit - Used, 1));
+  size_t Next = 0;
+  for (size_t I = 1; I < Views.size(); ++I)
+    for (size_t J = 0; J < Views[I].Keys.size(); ++J)
+      Views[I].Shares.push_back(DerivedShares[Next++]);
+}
+
+SpaceSize planSpaceSize(const Kernel &K, const PlannerOptions &Opts) {
+  PlannedViews P;
+  planViews(K, Opts, P);
+  SpaceSize Size;
+  for (const PlannedView &V : P.Views)
+    for (size_t I = 0; I < V.Keys.size(); ++I) {
+      Size.Shapes += V.Keys[I];
+      Size.Analysed += V.Shares[I];
+    }
+  return Size;
+}
+
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
                                 std::string &Error) {
-  std::vector<Variant> Out = planStatements(K, Opts, Error);
-  // Other views of the same work -- the kernel with the indices that
-  // travel together merged, and the one with the statements that run over
-  // one output space fused -- add their variants to the space, ranked
-  // alike, each one family.
-  auto Add = [&](const Kernel &View, const std::string &Tag, bool Fused) {
+  PlannedViews P;
+  planViews(K, Opts, P);
+  const std::vector<PlannedView> &Views = P.Views;
+  std::vector<Variant> Out = planStatements(Views[0], Opts, Error);
+  for (size_t I = 1; I < Views.size(); ++I) {
     std::string Unused;
-    for (Variant &V : planStatements(View, Opts, Unused)) {
-      (Fused ? V.Fuse : V.Merge) = Tag;
-      V.Name = Tag + " " + V.Name;
+    for (Variant &V : planStatements(Views[I], Opts, Unused)) {
+      (Views[I].Fused ? V.Fuse : V.Merge) = Views[I].Tag;
+      V.Name = Views[I].Tag + " " + V.Name;
       Out.push_back(std::move(V));
     }
     if (!Out.empty())
       Error.clear();
-  };
-  if (std::optional<MergedKernel> M = mergeIndices(K))
-    Add(M->K, M->Tag, false);
-  if (std::optional<FusedKernel> F = fuseStatements(K))
-    Add(F->K, F->Tag, true);
+  }
   std::stable_sort(Out.begin(), Out.end(), [](const Variant &A, const Variant &B) {
     return A.Cost < B.Cost;
   });

@@ -44,7 +44,8 @@ std::string plannerOptionsText(const PlannerOptions &Opts) {
          ",max_shared=" + std::to_string(Opts.MaxSharedBytes) +
          ",max_threads=" + std::to_string(Opts.MaxThreads) +
          ",min_blocks=" + std::to_string(Opts.MinBlocks) +
-         ",min_threads=" + std::to_string(Opts.MinThreads);
+         ",min_threads=" + std::to_string(Opts.MinThreads) +
+         ",plan_limit=" + std::to_string(Opts.MaxAnalyses);
 }
 
 TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,

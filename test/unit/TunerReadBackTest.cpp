@@ -252,7 +252,8 @@ CREATE TABLE variant_result (
   reason TEXT NOT NULL, seconds REAL, PRIMARY KEY (tuning_id, position));
 INSERT INTO tuning VALUES (1, 'hash', 'n=64', 'NVIDIA H100 80GB HBM3', '9.0',
   '13.0', '13.0',
-  'max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,min_threads=32',
+  'max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,' ||
+  'min_threads=32,plan_limit=6000',
   'i:g.x', 'src', 0.5, 1, 2, 3, 4, 5, '0.1.0');
 INSERT INTO variant_result VALUES (1, 0, 'i:g.x', 'ok', '', 0.5);
 PRAGMA user_version = 2;

@@ -284,7 +284,7 @@ TEST(TuningDB, PlannerOptionsMakeAnotherSearch) {
   expectStored(Db, Base, 0);
   EXPECT_EQ(plannerOptionsText(PlannerOptions()),
             "max_register_outputs=64,max_shared=49152,max_threads=1024,"
-            "min_blocks=1,min_threads=32");
+            "min_blocks=1,min_threads=32,plan_limit=6000");
 }
 
 TEST(TuningDB, UpgradesSchemaVersion1) {

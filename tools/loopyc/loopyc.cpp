@@ -133,7 +133,8 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (Variant && Opts.CheckNvrtc)
     return "--variant does nothing with --check=nvrtc, which compiles a "
            "sample; --emit=ptx --variant=SCHEDULE compiles one";
-  for (const char *Opt : {"min-threads", "min-blocks", "max-shared"})
+  for (const char *Opt :
+       {"min-threads", "min-blocks", "max-shared", "plan-limit"})
     if (R.count(Opt) && Opts.Emit == EmitKind::IR && !Check)
       return std::string("--") + Opt +
              " constrains the planner; --emit=ir prints each kernel before "
@@ -223,7 +224,11 @@ void addOptions(cxxopts::Options &Options) {
       ("max-shared", "at most this many bytes of shared memory per block; "
                      "past 49152 they are allocated at launch, with the "
                      "kernel opted in (sm_90 allows 232448)",
-       cxxopts::value<long>()->default_value("49152"), "BYTES");
+       cxxopts::value<long>()->default_value("49152"), "BYTES")
+      ("plan-limit", "at most this many schedules analysed with isl per "
+                     "kernel; a larger space is sampled alike on every run "
+                     "(0: no limit)",
+       cxxopts::value<long>()->default_value("6000"), "N");
   Options.add_options("Other")
       ("j,jobs", "threads that lower, compile and run variants (0: one per "
                  "core)",
@@ -431,6 +436,13 @@ int run(int argc, char **argv) {
     std::cerr << "loopyc: error: --max-shared=" << Opts.Planner.MaxSharedBytes
               << " is outside 0 to 232448 bytes, the most an sm_90 block "
                  "may opt in to\n";
+    return 1;
+  }
+  Opts.Planner.MaxAnalyses = R["plan-limit"].as<long>();
+  if (Opts.Planner.MaxAnalyses < 0) {
+    std::cerr << "loopyc: error: --plan-limit=" << Opts.Planner.MaxAnalyses
+              << " is negative; give a number of schedules, or 0 for no "
+                 "limit\n";
     return 1;
   }
   // -D NAME=VALUE and --param NAME=VALUE: one value per name.

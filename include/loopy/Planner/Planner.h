@@ -23,6 +23,12 @@ struct PlannerOptions {
   long MinBlocks = 1;     // for the given sizes, where they are fixed
   long MaxSharedBytes = 48 * 1024;
   long MaxRegisterOutputs = 64; // outputs held in registers per thread
+  /// Bound on the schedules that isl analyses in planning one kernel, over
+  /// all of its statements and views (0: no bound). Where a space is
+  /// larger, a spread of it chosen by the schedules alone is analysed, so
+  /// that planning takes bounded time and gives the same variants on every
+  /// machine. Part of the space: the tuning key names it.
+  long MaxAnalyses = 6000;
   /// Bound on isl's work in analysing one schedule while planning, and in
   /// lowering one variant (0: unlimited); the compile entry applies it
   /// (planVariants, lowerVariant). Not part of the space: the tuning key
@@ -63,6 +69,15 @@ struct Variant {
 /// empty, if no statement can be scheduled.
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
                                 std::string &Error);
+
+/// How much of \p K's space planning analyses: the distinct schedule shapes
+/// isl is asked about (one analysis serves the schedules that differ only
+/// in how threads split a tile), and those --plan-limit lets it analyse.
+struct SpaceSize {
+  size_t Shapes = 0;
+  size_t Analysed = 0;
+};
+SpaceSize planSpaceSize(const Kernel &K, const PlannerOptions &Opts);
 
 /// The figures of \p Sch for \p S, computed with isl (footprints, grid).
 /// Returns false with \p Error set if the schedule cannot be realised.
