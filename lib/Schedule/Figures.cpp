@@ -91,15 +91,24 @@ void mapAndBound(const Kernel &K, const Statement &S, LoweringCache &C,
     E.Empty = true;
     return;
   }
-  boundBlocks(*M, C.block(M->blockKey()));
-  BlockGrid Grid = blockGrid(*M, /*WithLaunchIf=*/false);
+  LoweringCache::Block &Facts = C.block(M->blockKey());
+  boundBlocks(*M, Facts);
+  // The grid follows from the block's tile alone: the schedules that split
+  // one tile among threads and registers in different ways share it.
+  if (!Facts.Gridded) {
+    BlockGrid Grid = blockGrid(*M, /*WithLaunchIf=*/false);
+    for (int A = 0; A < 3; ++A) {
+      Facts.GridC[A] = Grid.C[A];
+      if (M->BlockMax[A])
+        countBlocks(*M->BlockMax[A], K.Context, Facts.Blocks[A],
+                    Facts.BlocksMax[A]);
+    }
+    Facts.Gridded = true;
+  }
   for (int A = 0; A < 3; ++A) {
-    E.Grid.Grid[A] = Grid.C[A];
-    if (M->BlockMax[A])
-      countBlocks(*M->BlockMax[A], K.Context, E.Grid.Blocks[A],
-                  E.Grid.BlocksMax[A]);
-    else
-      E.Grid.Blocks[A] = E.Grid.BlocksMax[A] = 1;
+    E.Grid.Grid[A] = Facts.GridC[A];
+    E.Grid.Blocks[A] = Facts.Blocks[A];
+    E.Grid.BlocksMax[A] = Facts.BlocksMax[A];
   }
   E.M = std::move(*M);
 }

@@ -89,6 +89,12 @@ public:
     bool Bounded = false;
     isl::pw_aff Max[3];
     std::map<unsigned, Staged> Reads;
+    /// The planner's figures of the grid (Figures.h), which follow from
+    /// Max: per axis its size as C and its blocks where the sizes fix them
+    /// (-1 where not), the most where they bound them.
+    bool Gridded = false;
+    std::string GridC[3];
+    long Blocks[3] = {1, 1, 1}, BlocksMax[3] = {1, 1, 1};
   };
   /// The facts kept for the block shape \p Key, empty the first time.
   Block &block(const std::string &Key) { return Blocks[Key]; }
