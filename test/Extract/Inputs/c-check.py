@@ -10,7 +10,8 @@ run-lifted) on the same values, in the order that the lifted output gives,
 with the loops that stay on the host run here from their C headers; every
 array must then hold the same values on both sides.
 
-  c-check.py --loopyc BIN/loopyc --cc cc FILE.c [--sizes 5,6] [--plant OLD NEW]
+  c-check.py --loopyc BIN/loopyc [--cc cc] [--cflag FLAG]... [--source C]...
+              [--sizes 5,6] [--plant OLD NEW] FILE.c
 
 --plant replaces the first OLD in the lifted text by NEW before the run,
 to show that the check fails on a wrongly lifted kernel. Prints one line
@@ -156,7 +157,8 @@ def read_doubles(path):
 
 
 def driver_source(path, funcs):
-    out = ['#include "%s"' % path,
+    # A main function of the file itself is renamed out of the way.
+    out = ["#define main c_check_file_main", '#include "%s"' % path, "#undef main",
            "#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>",
            "static double *load(const char *dir, const char *name, long n) {",
            "  char p[4096]; snprintf(p, sizeof p, \"%s/%s.in\", dir, name);",
@@ -199,6 +201,10 @@ def main():
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--sizes", default="5,6")
     ap.add_argument("--plant", nargs=2, metavar=("OLD", "NEW"))
+    ap.add_argument("--cflag", action="append", default=[],
+                    help="a flag for loopy-extract and cc (repeatable)")
+    ap.add_argument("--source", action="append", default=[],
+                    help="another C file that the driver links (repeatable)")
     ap.add_argument("file")
     args = ap.parse_args()
     bindir = os.path.dirname(os.path.abspath(args.loopyc))
@@ -207,7 +213,8 @@ def main():
     lines = src.splitlines()
     funcs = marked_functions(src)
 
-    lifted = subprocess.run([os.path.join(bindir, "loopy-extract"), path],
+    lifted = subprocess.run([os.path.join(bindir, "loopy-extract"), path] +
+                            (["--"] + args.cflag if args.cflag else []),
                             capture_output=True, text=True)
     if lifted.returncode:
         sys.stderr.write(lifted.stderr)
@@ -227,7 +234,8 @@ def main():
         drv = os.path.join(tmp, "driver.c")
         open(drv, "w").write(driver_source(path, funcs))
         exe = os.path.join(tmp, "driver")
-        cc = subprocess.run([args.cc, "-std=gnu99", "-O1", "-w", drv, "-o", exe, "-lm"],
+        cc = subprocess.run([args.cc, "-std=gnu99", "-O1", "-w"] + args.cflag +
+                            [drv] + args.source + ["-o", exe, "-lm"],
                             capture_output=True, text=True)
         if cc.returncode:
             sys.stderr.write(cc.stderr)
