@@ -1,12 +1,12 @@
 // RUN: %loopy-extract %s > %t.loop
 // RUN: FileCheck %s < %t.loop
-// RUN: %loopyc %t.loop --check=opencl --sample=1 --all-params 11 --param t=2 | FileCheck --check-prefix=OCL %s
+// RUN: %loopyc %t.loop --check=opencl --sample=1 --all-params 11 --param t=2 --param r=3 --param q=10 | FileCheck --check-prefix=OCL %s
 // Linear algebra, data mining and stencil kernels written for this test
 // in the style of PolyBench/C (C89 declarations at the top, imperfect
 // nests, several nests per function, time loops, function-scope
 // temporaries), each function marked with '#pragma loopy kernel' only
-// (fdtd_2d also assumes its sizes are positive, which its first nest
-// needs). Every kernel lifts whole, or as whole kernels per part, and
+// (fdtd_2d's first nest writes ey[0][j], which the kernel assumes is
+// inside ey, as the C code does). Every kernel lifts whole, or as whole kernels per part, and
 // every lifted kernel runs on PoCL against the interpreter.
 
 #include <math.h>
@@ -214,6 +214,26 @@ void doitgen(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np],
       }
 }
 
+/* doitgen as PolyBench writes it: one row of sums, rewritten in every
+   (r, q) iteration and then copied back. The loops over r and q stay on
+   the host; isl proves that they carry no true dependence. */
+#pragma loopy kernel
+void doitgen_rows(int nr, int nq, int np, double A[restrict nr][nq][np],
+                  double C4[np][np], double sum[restrict np])
+{
+  int r, q, p, s;
+  for (r = 0; r < nr; r++)
+    for (q = 0; q < nq; q++) {
+      for (p = 0; p < np; p++) {
+        sum[p] = 0.0;
+        for (s = 0; s < np; s++)
+          sum[p] += A[r][q][s] * C4[s][p];
+      }
+      for (p = 0; p < np; p++)
+        A[r][q][p] = sum[p];
+    }
+}
+
 #pragma loopy kernel
 void covariance(int m, int n, double float_n, double data[restrict n][m],
                 double cov[restrict m][m], double mean[restrict m])
@@ -304,7 +324,6 @@ void jacobi_2d(int tsteps, int n, double A[restrict n][n],
 }
 
 #pragma loopy kernel
-#pragma loopy assume(nx >= 1 && ny >= 1)
 void fdtd_2d(int tmax, int nx, int ny, double ex[restrict nx][ny],
              double ey[restrict nx][ny], double hz[restrict nx][ny],
              double fict[tmax])
@@ -416,6 +435,17 @@ void heat_3d(int tsteps, int n, double A[restrict n][n][n],
 // CHECK-LABEL: kernel doitgen(
 // CHECK:         domain { [r, q, p, s] : 0 <= r < nr and 0 <= q < nq and 0 <= p < np and 0 <= s < np }
 // CHECK-NEXT:    out_[r, q, p] = sum(s, A[r, q, s] * C4[s, p]);
+// CHECK:       # inside the loops over 'r', 'q', which stay on the host: it runs once per iteration of them
+// CHECK-NEXT:  # part 1 of 2 of 'doitgen_rows', the body of its loops over 'r', 'q' on line [[#]], which stay on the host: it runs the parts in this order
+// CHECK-NEXT:  kernel doitgen_rows_0(nr, nq, np, r, q: index;
+// CHECK:         assume 0 <= r < nr and 0 <= q < nq;
+// CHECK-NEXT:    domain { [p, s] : 0 <= p < np and 0 <= s < np }
+// CHECK-NEXT:    sum_[p] = sum(s, A[r, q, s] * C4[s, p]);
+// CHECK:       # part 2 of 2 of 'doitgen_rows'
+// CHECK-NEXT:  kernel doitgen_rows_1(nr, nq, np, r, q: index; A: out f64[nr, nq, np],
+// CHECK:         assume 0 <= r < nr and 0 <= q < nq;
+// CHECK-NEXT:    domain { [p] : 0 <= p < np }
+// CHECK-NEXT:    A[r, q, p] = sum_[p];
 // CHECK-LABEL: kernel covariance_0(
 // CHECK:         domain { [j, i] : 0 <= j < m and 0 <= i < n }
 // CHECK-NEXT:    mean[j] = sum(i, data[i, j]) / float_n;
@@ -459,7 +489,8 @@ void heat_3d(int tsteps, int n, double A[restrict n][n][n],
 // CHECK:         domain { [i, j] : 1 <= i < n - 1 and 1 <= j < n - 1 }
 // CHECK-NEXT:    A[i, j] = 0.2 * (B[i, j] + B[i, j - 1] + B[i, j + 1] + B[i + 1, j] + B[i - 1, j]);
 // CHECK-LABEL: kernel fdtd_2d_0(
-// CHECK:         domain { [j] : 0 <= j < ny }
+// CHECK:         assume 0 <= t < tmax and (ny <= 0 or (ny > 0 and nx > 0));
+// CHECK-NEXT:    domain { [j] : 0 <= j < ny }
 // CHECK-NEXT:    ey[0, j] = fict[t];
 // CHECK-LABEL: kernel fdtd_2d_1(
 // CHECK:         domain { [i, j] : 1 <= i < nx and 0 <= j < ny }
@@ -477,5 +508,5 @@ void heat_3d(int tsteps, int n, double A[restrict n][n][n],
 // CHECK:         domain { [i, j, k] : 1 <= i < n - 1 and 1 <= j < n - 1 and 1 <= k < n - 1 }
 // CHECK-NEXT:    A[i, j, k] = 0.125 * (B[i + 1, j, k] - 2 * B[i, j, k] + B[i - 1, j, k]) + 0.125 * (B[i, j + 1, k] - 2 * B[i, j, k] + B[i, j - 1, k]) + 0.125 * (B[i, j, k + 1] - 2 * B[i, j, k] + B[i, j, k - 1]) + B[i, j, k];
 
-// OCL-COUNT-41: variants (of {{[0-9]+}}) match the interpreter
+// OCL-COUNT-43: variants (of {{[0-9]+}}) match the interpreter
 // OCL-NOT: FAIL

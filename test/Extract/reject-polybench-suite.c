@@ -45,4 +45,23 @@ void sweep(int n, double x[restrict n], double y[restrict n], double b[n])
   }
 }
 // CHECK: reject-polybench-suite.c:42:21: error: 'y[i - 1]' reads 'y' at the element that 'y[i]' writes in an earlier iteration of the loops over 'i'
-// CHECK: 4 errors generated.
+
+// A row of temporaries rewritten in every iteration of the loop over 'i'
+// keeps that loop on the host, but the loop also carries a true
+// dependence: the first part reads, in iteration i, what the second
+// wrote in iteration i - 1.
+#pragma loopy kernel
+void rows_carried(int n, int m, double x[n][m], double z[restrict n][m],
+                  double tmp[restrict m])
+{
+  int i, p;
+  for (i = 1; i < n; i++) {
+    for (p = 0; p < m; p++)
+      tmp[p] = x[i][p] + z[i - 1][p];
+    for (p = 0; p < m; p++)
+      z[i][p] = 0.5 * tmp[p];
+  }
+}
+// CHECK: reject-polybench-suite.c:[[#@LINE-5]]:26: error: 'z[i - 1][p]' reads 'z' at the element that 'z[i][p]' writes in an earlier iteration of the loops over 'i': the iteration (i = 2) reads what the iteration (i = 1) writes when m = 1, n = 3; these loops carry the dependence, and their body overwrites an element in each of their iterations, so they can be neither kernel loops nor split into one kernel per part
+// CHECK: reject-polybench-suite.c:[[#@LINE-4]]:7: note: 'z[i][p]' is here
+// CHECK: 5 errors generated.

@@ -267,6 +267,12 @@ inline constexpr char DistributedDependence[] =
     "later part of their body, so they cannot be split into one kernel per "
     "part";
 inline constexpr char DistributedAccess[] = "'%0' is here";
+inline constexpr char HostCarried[] =
+    "'%0' reads '%1' at the element that '%2' writes in an earlier "
+    "iteration of the loops over %3: the iteration (%4) reads what the "
+    "iteration (%5) writes%6; these loops carry the dependence, and their "
+    "body overwrites an element in each of their iterations, so they can "
+    "be neither kernel loops nor split into one kernel per part";
 inline constexpr char DistributedUnknown[] =
     "the subscripts of '%0' in '%1' and '%2' are not affine in the same "
     "dimensions, so the loops over %3 cannot be proved safe to split into "

@@ -350,8 +350,122 @@ std::vector<size_t> fuseParts(std::vector<LiftedKernel> &Kernels,
   return First;
 }
 
+namespace {
+
+/// { [host indices] -> [element] } of the access \p Coords that the part
+/// \p K makes, over its domain and assumptions, with the parameters that
+/// are the host loops' indices \p Host (C names) moved in front of its
+/// own indices, which are projected out.
+isl::map hostAccess(const LiftedKernel &K, const std::vector<Poly> &Coords,
+                    const std::vector<std::string> &Host, isl::ctx Ctx) {
+  std::vector<std::string> Names = K.symbolNames();
+  std::string Tuple, Elems, C = K.constraints(K.Loops.size());
+  for (const Loop &L : K.Loops)
+    Tuple += (Tuple.empty() ? "" : ", ") + Names[L.Index];
+  if (!K.Assumption.empty())
+    C += " and (" + K.Assumption + ")";
+  for (size_t D = 0; D < Coords.size(); ++D) {
+    std::string E = "__e" + std::to_string(D);
+    Elems += (D ? ", " : "") + E;
+    C += " and " + E + " = " + Coords[D].str(Names, "*");
+  }
+  isl::map M(Ctx, K.islParams() + "{ [" + Tuple + "] -> [" + Elems +
+                      "] : " + C + " }");
+  isl_map *Raw = M.release();
+  unsigned Own = static_cast<unsigned>(K.Loops.size());
+  for (unsigned H = 0; H < Host.size(); ++H) {
+    int Pos = -1;
+    for (const Symbol &S : K.Symbols)
+      if (S.K == Symbol::Kind::Param && S.Decl && S.Decl->getName() == Host[H])
+        Pos = isl_map_find_dim_by_name(Raw, isl_dim_param, S.Name.c_str());
+    if (Pos >= 0)
+      Raw = isl_map_move_dims(Raw, isl_dim_in, H, isl_dim_param,
+                              static_cast<unsigned>(Pos), 1);
+    else
+      Raw = isl_map_insert_dims(Raw, isl_dim_in, H, 1);
+  }
+  Raw = isl_map_project_out(Raw, isl_dim_in, static_cast<unsigned>(Host.size()),
+                            Own);
+  return isl::manage(Raw);
+}
+
+} // namespace
+
+void checkHostParts(const std::vector<DistributedPart> &Parts,
+                    clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
+  const std::vector<std::string> &Host = Parts.front().SharedNames;
+  const std::vector<bool> &Down = Parts.front().SharedDown;
+  // [a] -> [b]: the iteration a of the host loops comes before b.
+  std::string A, B, Before;
+  for (size_t H = 0; H < Host.size(); ++H) {
+    A += (H ? ", " : "") + ("__a" + std::to_string(H));
+    B += (H ? ", " : "") + ("__b" + std::to_string(H));
+    std::string Term;
+    for (size_t M = 0; M < H; ++M)
+      Term +=
+          "__a" + std::to_string(M) + " = __b" + std::to_string(M) + " and ";
+    Term += "__a" + std::to_string(H) + (Down[H] ? " > " : " < ") + "__b" +
+            std::to_string(H);
+    Before += (Before.empty() ? "(" : " or (") + Term + ")";
+  }
+  isl::map Order(IslCtx, "{ [" + A + "] -> [" + B + "] : " + Before + " }");
+  for (size_t Y = 0; Y < Parts.size(); ++Y) {
+    const LiftedKernel &KY = *Parts[Y].K;
+    for (const Access &Read : accesses(KY)) {
+      if (Read.Write)
+        continue;
+      std::vector<std::pair<const DistributedPart *, Access>> Writes;
+      for (const DistributedPart &P : Parts)
+        for (const Access &W : accesses(*P.K))
+          if (W.Write && W.Array->Decl == Read.Array->Decl)
+            Writes.push_back({&P, W});
+      if (Writes.empty())
+        continue;
+      for (const auto &[P, W] : Writes)
+        if (W.Coords.size() != Read.Coords.size() || !affine(W.Coords) ||
+            !affine(Read.Coords)) {
+          R.error(Read.Range, msg::DistributedUnknown)
+              << Read.Array->CName << accessText(Ctx, Read)
+              << accessText(Ctx, W) << quotedList(Host);
+          throw LiftFailed();
+        }
+      // The elements that the iteration reads before a part of its own
+      // writes them.
+      isl::map Exposed = hostAccess(KY, Read.Coords, Host, IslCtx);
+      for (const auto &[P, W] : Writes)
+        if (P < &Parts[Y])
+          Exposed = Exposed.subtract(hostAccess(*P->K, W.Coords, Host, IslCtx));
+      for (const auto &[P, W] : Writes) {
+        isl::map Flow = hostAccess(*P->K, W.Coords, Host, IslCtx)
+                            .apply_range(Exposed.reverse())
+                            .intersect(Order);
+        if (Flow.is_empty())
+          continue;
+        isl::set Pairs = isl::manage(isl_set_flatten(Flow.wrap().release()));
+        isl::point Pt = smallestPoint(Pairs);
+        unsigned N = static_cast<unsigned>(Host.size());
+        std::vector<long> Vs = coordinates(Pt, isl_dim_set, 0, 2 * N);
+        std::string ParamsAt = describeParams(Pairs, Pt);
+        R.error(Read.Range, msg::HostCarried)
+            << accessText(Ctx, Read) << Read.Array->CName << accessText(Ctx, W)
+            << quotedList(Host)
+            << describeValues(Host, std::vector<long>(Vs.begin() + N, Vs.end()))
+            << describeValues(Host,
+                              std::vector<long>(Vs.begin(), Vs.begin() + N))
+            << (ParamsAt.empty() ? "" : " when " + ParamsAt);
+        R.note(W.Range, msg::DistributedAccess) << accessText(Ctx, W);
+        throw LiftFailed();
+      }
+    }
+  }
+}
+
 void checkDistribution(const std::vector<DistributedPart> &Parts,
                        clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
+  if (!Parts.empty() && Parts.front().HostShared) {
+    checkHostParts(Parts, Ctx, IslCtx, R);
+    return;
+  }
   for (size_t A = 0; A < Parts.size(); ++A) {
     unsigned Shared = UINT_MAX;
     const std::vector<std::string> *Names = nullptr;

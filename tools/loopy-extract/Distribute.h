@@ -33,6 +33,11 @@ struct DistributedPart {
   std::vector<std::string> SharedNames;
   /// Split off the part before it by the lifter (Lifter::splitParts).
   bool SplitOff = false;
+  /// The shared loops stay on the host (KernelRequest::HostShared), which
+  /// runs every part once per iteration of them; SharedDown says which
+  /// of them count down.
+  bool HostShared = false;
+  std::vector<bool> SharedDown;
 };
 
 /// Fuses each part of \p Kernels (the parts of one distributed nest,
@@ -50,6 +55,15 @@ std::vector<size_t> fuseParts(std::vector<LiftedKernel> &Kernels,
 /// Reports the first dependence that goes backwards between two of the
 /// \p Parts (in order, with their shapes inferred), with the two
 /// iterations that isl finds; throws LiftFailed if there is one.
+/// For \p Parts whose shared loops stay on the host: reports the first
+/// true dependence that those loops carry, a read in one of their
+/// iterations of an element that a part writes in an earlier one, unless
+/// a part before the reading one writes that element first in the same
+/// iteration (a temporary, such as doitgen's `sum[p]`, that each
+/// iteration sets before it reads it); throws LiftFailed if there is one.
+void checkHostParts(const std::vector<DistributedPart> &Parts,
+                    clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R);
+
 void checkDistribution(const std::vector<DistributedPart> &Parts,
                        clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R);
 

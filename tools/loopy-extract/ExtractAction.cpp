@@ -93,6 +93,10 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
     std::string Loops;
     for (const std::string &L : Split->SharedNames)
       Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+    if (Split->HostShared)
+      return N + "the body of its loops over " + Loops + " on line " +
+             std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
+             ", which stay on the host: it runs the parts in this order";
     return N + "its loops over " + Loops + " on line " +
            std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
            " distributed: the host runs the parts in this order";
@@ -138,7 +142,8 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
         inferAssumptions(Lifted[I], Isl, R);
         inferShapes(Lifted[I], Isl, R);
         Checked.push_back({&Lifted[I], Reqs[I].Shared, Reqs[I].SharedNames,
-                           Reqs[I].SplitOff});
+                           Reqs[I].SplitOff, Reqs[I].HostShared,
+                           Reqs[I].SharedDown});
       }
       checkDistribution(Checked, Ctx, Isl, R);
     }

@@ -193,6 +193,31 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
             K, Ctx, C.str(Names, "*") + " >= " + Extents[D]->str(Names, "*"));
         if (Outside.is_empty())
           continue;
+        // The C code reads or writes the element too, which is undefined
+        // where the array's C type has no room for it. Where that happens
+        // only for parameters that leave the array empty (fdtd-2d's
+        // ey[0][j] with nx = 0), the kernel assumes the others.
+        if (!A.PragmaShape) {
+          std::string NonEmpty;
+          for (const std::optional<Poly> &E : Extents)
+            if (E)
+              NonEmpty += (NonEmpty.empty() ? "" : " and ") +
+                          E->str(Names, "*") + " >= 1";
+          if (Outside.intersect(domainWhere(K, Ctx, NonEmpty)).is_empty()) {
+            isl::set Good = Outside.params().complement();
+            if (!K.Assumption.empty())
+              Good = Good.gist(
+                  isl::set(Ctx, K.islParams() + "{ : " + K.Assumption + " }"));
+            Good = Good.coalesce();
+            std::string T = constraintText(Good);
+            if (!T.empty() && T.find(';') == std::string::npos) {
+              if (T.find(" or ") != std::string::npos)
+                T = "(" + T + ")";
+              K.Assumption += (K.Assumption.empty() ? "" : " and ") + T;
+              continue;
+            }
+          }
+        }
         if (D > 0 && !A.Strides.empty())
           R.error(X.Range, msg::SubscriptNotSplit)
               << RawText << CName << DimsText << C.str(Names)

@@ -299,6 +299,59 @@ bool setsOnlyScalars(const clang::Stmt *S) {
   return true;
 }
 
+/// The variable at the base of the array access \p E (`a` in `a[i][j]`
+/// and `*(a + i)`); null if \p E is no array access.
+const clang::VarDecl *arrayBase(const clang::Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *A = llvm::dyn_cast<clang::ArraySubscriptExpr>(E))
+    return arrayBase(A->getBase()) ? arrayBase(A->getBase())
+                                   : arrayBase(A->getLHS());
+  if (const auto *U = llvm::dyn_cast<clang::UnaryOperator>(E);
+      U && U->getOpcode() == clang::UO_Deref)
+    return arrayBase(U->getSubExpr());
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(E);
+      B && B->isAdditiveOp())
+    return B->getLHS()->getType()->isPointerType() ? arrayBase(B->getLHS())
+                                                   : arrayBase(B->getRHS());
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(E))
+    return llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+  return nullptr;
+}
+
+/// True if \p S sets an array element with a plain '=' from a value that
+/// does not read its array, at a location that leaves out one of \p Vs:
+/// every iteration of their loops overwrites that element (as doitgen's
+/// `sum[p] = 0.0` under loops over r and q), where an update such as
+/// `a[i][j] = a[i][j] - ...` accumulates.
+bool overwritesAcross(const clang::Stmt *S,
+                      const std::vector<const clang::VarDecl *> &Vs) {
+  if (!S)
+    return false;
+  if (const auto *B = llvm::dyn_cast<clang::BinaryOperator>(S);
+      B && B->getOpcode() == clang::BO_Assign &&
+      !llvm::isa<clang::DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts())) {
+    const clang::VarDecl *Base = arrayBase(B->getLHS());
+    if (Base && !mentions(B->getRHS(), Base))
+      for (const clang::VarDecl *V : Vs)
+        if (!mentions(B->getLHS(), V))
+          return true;
+  }
+  for (const clang::Stmt *Child : S->children())
+    if (overwritesAcross(Child, Vs))
+      return true;
+  return false;
+}
+
+/// True if the loop \p F counts down.
+bool countsDown(const clang::ForStmt *F) {
+  const clang::Expr *Inc = F->getInc();
+  if (const auto *U = llvm::dyn_cast_or_null<clang::UnaryOperator>(Inc))
+    return U->isDecrementOp();
+  if (const auto *B = llvm::dyn_cast_or_null<clang::BinaryOperator>(Inc))
+    return B->getOpcode() == clang::BO_SubAssign;
+  return false;
+}
+
 /// Splits the part \p K where a loop body of its nest (or the function
 /// body) first holds several loops, each body above it holding one: each
 /// of those loops is a part, with the statements before it, or
@@ -317,6 +370,8 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
   // scalars are repeated in every part; the others go to the first part
   // (before the loop) or the last (after it).
   std::vector<const clang::Stmt *> FirstOnly, LastOnly;
+  std::vector<const clang::ForStmt *> Around;
+  bool Beside = false;
   for (;;) {
     unsigned Loops = 0;
     for (const clang::Stmt *S : Items)
@@ -338,6 +393,8 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
       if (!setsOnlyScalars(*S))
         FirstOnly.push_back(*S);
     LastOnly.insert(LastOnly.end(), It + 1, Items.end());
+    Beside |= Items.size() > 1;
+    Around.push_back(F);
     Names.push_back(V->getName().str());
     if (Outer.isInvalid())
       Outer = F->getForLoc();
@@ -368,6 +425,38 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
   }
   for (const clang::Stmt *S : Pending)
     Groups.back().push_back(S);
+  // Loops around parts that are one loop each, where a part overwrites an
+  // element in every iteration of those loops, stay on the host: each
+  // part is that loop, marked inside them. ExtractAction checks with isl
+  // that they carry no true dependence.
+  bool OneLoopEach = std::all_of(
+      Groups.begin(), Groups.end(),
+      [](const std::vector<const clang::Stmt *> &G) { return G.size() == 1; });
+  std::vector<const clang::VarDecl *> AroundIndices;
+  for (const clang::ForStmt *F : Around)
+    AroundIndices.push_back(loopIndex(F));
+  if (!Around.empty() && !Beside && OneLoopEach &&
+      std::any_of(Groups.begin(), Groups.end(),
+                  [&](const std::vector<const clang::Stmt *> &G) {
+                    return overwritesAcross(G[0], AroundIndices);
+                  })) {
+    for (unsigned G = 0; G < Groups.size(); ++G) {
+      KernelRequest Part = K;
+      Part.Root = Groups[G][0];
+      Part.WholeFunction = false;
+      Part.Skip.clear();
+      Part.NestLoc = llvm::cast<clang::ForStmt>(Groups[G][0])->getForLoc();
+      Part.HostShared = true;
+      Part.Shared = static_cast<unsigned>(Names.size());
+      Part.SharedNames = Names;
+      Part.SharedLoc = Outer;
+      Part.SharedDown.clear();
+      for (const clang::ForStmt *F : Around)
+        Part.SharedDown.push_back(countsDown(F));
+      Out.push_back(std::move(Part));
+    }
+    return;
+  }
   for (unsigned G = 0; G < Groups.size(); ++G) {
     KernelRequest Part = K;
     for (unsigned O = 0; O < Groups.size(); ++O)

@@ -56,6 +56,13 @@ struct KernelRequest {
   clang::SourceLocation SharedLoc;
   /// A kernel that the lifter split off the part before it.
   bool SplitOff = false;
+  /// The loops this part shares with the others (SharedNames) stay on the
+  /// host, which runs every part once per iteration of them: a part
+  /// overwrites an element in every iteration of those loops (a
+  /// temporary such as doitgen's `sum[p]`), so they cannot be kernel
+  /// loops. SharedDown says which of them count down.
+  bool HostShared = false;
+  std::vector<bool> SharedDown;
 };
 
 /// What the statement \p S stores to, where it is an assignment (compound
