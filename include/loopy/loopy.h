@@ -11,7 +11,8 @@
 //   T.launch({{"a", dA}, {"b", dB}, {"c", dC}});
 //
 // Every failure is a loopy::api::Error whose what() reads like loopyc's
-// diagnostics (file:line:col: error: ...). Nothing needs freeing.
+// diagnostics (file:line:col: error: ...), with the first error's location
+// and message apart. Nothing needs freeing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_LOOPY_H
@@ -31,7 +32,21 @@ namespace loopy::api {
 
 class Error : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+  /// \p What is diagnostics as loopyc prints them, or one message.
+  explicit Error(const std::string &What);
+
+  /// The first error's file, line and column (1-based), where \p What
+  /// holds a located one (file:line:col: error: message); else an empty
+  /// file and 0.
+  const std::string &file() const { return File; }
+  unsigned line() const { return Line; }
+  unsigned column() const { return Column; }
+  /// The first error's message, without location and "error: ".
+  const std::string &message() const { return Message; }
+
+private:
+  std::string File, Message;
+  unsigned Line = 0, Column = 0;
 };
 
 /// One variant as the planner lists it, best ranked first.
@@ -41,6 +56,26 @@ struct VariantInfo {
   long SharedBytes = 0;     // per block (first statement)
   long RegisterOutputs = 0; // outputs held per thread (first statement)
   double StaticCost = 0;    // the planner's estimate, in seconds
+};
+
+/// One argument of a kernel, in declaration order.
+struct ArgumentInfo {
+  enum class Kind { Index, Scalar, Array };
+  std::string Name;
+  Kind ArgKind = Kind::Array;
+  /// "f32", "f64", "i32", "i64" (index parameters: "i64").
+  std::string DType;
+  /// Bytes of one element (of the value, for a scalar).
+  unsigned ElementBytes = 0;
+  /// "in", "out" or "inout" (index parameters and scalars: "in").
+  std::string Mode;
+  /// Arrays: extents and element strides, one per dimension, at the
+  /// parameter values known (fix or set); -1 where one depends on a
+  /// parameter without a value.
+  std::vector<long> Shape, Strides;
+  /// Arrays: elements the buffer must hold (the largest offset of an
+  /// element plus one); -1 where the shape is not known.
+  long Elements = -1;
 };
 
 struct TuneSettings {
@@ -85,6 +120,10 @@ public:
   /// (each element read or written once) at the tuned sizes.
   double flops() const;
   double bytes() const;
+  /// The kernel's arguments at the tuned sizes (every shape known).
+  const std::vector<ArgumentInfo> &arguments() const;
+  /// Every index parameter's value at the tuned sizes.
+  const std::map<std::string, long> &parameterValues() const;
 
   /// Runs the kernel on device buffers given by argument name (every
   /// array argument), with scalar arguments by name, on \p Stream (a
@@ -112,6 +151,11 @@ public:
   const std::string &name() const;
   /// The index parameters, in declaration order.
   std::vector<std::string> parameters() const;
+  /// The values given with fix() and with set().
+  const std::map<std::string, long> &fixedValues() const;
+  const std::map<std::string, long> &setValues() const;
+  /// Every argument, with array shapes at the values given so far.
+  std::vector<ArgumentInfo> arguments() const;
 
   /// Fixes index parameter \p Param to \p Value in the generated code
   /// (loopyc's -D): a constant the compiler can use.

@@ -22,9 +22,39 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 namespace loopy::api {
+
+//===----------------------------------------------------------------------===//
+// Error
+//===----------------------------------------------------------------------===//
+
+Error::Error(const std::string &What) : std::runtime_error(What) {
+  // The first error line: located (file:line:col: error: message, the file
+  // may hold colons), else "error: message", else the first line.
+  static const std::regex Located(R"(^(.+):(\d+):(\d+): error: (.*)$)");
+  std::istringstream In(What);
+  std::string L, First;
+  std::smatch M;
+  while (std::getline(In, L)) {
+    if (First.empty())
+      First = L;
+    if (std::regex_match(L, M, Located)) {
+      File = M[1];
+      Line = static_cast<unsigned>(std::stoul(M[2]));
+      Column = static_cast<unsigned>(std::stoul(M[3]));
+      Message = M[4];
+      return;
+    }
+    if (L.rfind("error: ", 0) == 0) {
+      Message = L.substr(7);
+      return;
+    }
+  }
+  Message = First;
+}
 
 namespace {
 
@@ -85,6 +115,7 @@ struct Kernel::Impl {
 
 struct TunedKernel::Impl {
   TuneResult Result;
+  std::vector<ArgumentInfo> Arguments;
   /// Warnings of the tuner (a damaged row of the database), as text.
   std::string Warnings;
   std::map<std::string, long> Params;
@@ -159,6 +190,83 @@ const std::string &Kernel::name() const { return P->Name; }
 
 std::vector<std::string> Kernel::parameters() const {
   return P->Src->Params.at(P->Name);
+}
+
+const std::map<std::string, long> &Kernel::fixedValues() const {
+  return P->Fixed;
+}
+const std::map<std::string, long> &Kernel::setValues() const { return P->Run; }
+
+/// The arguments of \p K with array shapes at \p Values: a dimension whose
+/// extent involves a parameter without a value is -1, and so are the
+/// strides and the element count then.
+static std::vector<ArgumentInfo>
+argumentInfos(const loopy::Kernel &K,
+              const std::map<std::string, long> &Values) {
+  ParamValues Known = Values;
+  for (const auto &[Name, V] : K.Fixed)
+    Known[Name] = V;
+  auto Involves = [&](const isl::aff &A) {
+    for (const std::string &Name : K.ParamNames)
+      if (!Known.count(Name)) {
+        int Pos =
+            isl_aff_find_dim_by_name(A.get(), isl_dim_param, Name.c_str());
+        if (Pos >= 0 && isl_aff_involves_dims(A.get(), isl_dim_param, Pos, 1))
+          return true;
+      }
+    return false;
+  };
+  // Parameters without a value are 0 where they are not involved.
+  ParamValues Padded = Known;
+  for (const std::string &Name : K.ParamNames)
+    Padded.emplace(Name, 0);
+  std::vector<ArgumentInfo> R;
+  for (const Argument &A : K.Args) {
+    ArgumentInfo I;
+    I.Name = A.Name;
+    I.ArgKind = A.Kind == ArgKind::Index    ? ArgumentInfo::Kind::Index
+                : A.Kind == ArgKind::Scalar ? ArgumentInfo::Kind::Scalar
+                                            : ArgumentInfo::Kind::Array;
+    DType T = A.Kind == ArgKind::Index ? DType::I64 : A.Type;
+    I.DType = dtypeName(T);
+    I.ElementBytes = dtypeSize(T);
+    I.Mode = A.isArray() ? argModeName(A.Mode) : "in";
+    if (A.isArray()) {
+      bool AllKnown = true;
+      for (const isl::aff &E : A.Shape)
+        if (Involves(E))
+          AllKnown = false;
+      if (A.Order == Layout::Strided)
+        for (const isl::aff &S : A.Strides)
+          if (Involves(S))
+            AllKnown = false;
+      std::vector<long> Extents, Strides;
+      std::string Why;
+      if (AllKnown && evaluateLayout(A, Padded, Extents, Strides, Why)) {
+        I.Shape = Extents;
+        I.Strides = Strides;
+        I.Elements = static_cast<long>(elementCount(Extents, Strides));
+      } else {
+        // Each known extent alone, as a one-dimensional array's.
+        for (const isl::aff &E : A.Shape) {
+          Argument One = A;
+          One.Shape = {E};
+          One.Order = Layout::RowMajor;
+          bool Known = !Involves(E) &&
+                       evaluateLayout(One, Padded, Extents, Strides, Why);
+          I.Shape.push_back(Known ? Extents[0] : -1);
+        }
+        I.Strides.assign(A.rank(), -1);
+      }
+    }
+    R.push_back(std::move(I));
+  }
+  return R;
+}
+
+std::vector<ArgumentInfo> Kernel::arguments() const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  return argumentInfos(B->kernels()[kernelIndex(*B, P->Name)], P->Run);
 }
 
 /// Throws unless \p Param is an index parameter of \p K.
@@ -281,6 +389,7 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   I->Params = P->Run;
   for (auto &[Name, V] : P->Fixed)
     I->Params[Name] = V;
+  I->Arguments = argumentInfos(K, I->Params);
 
   TuneRequest R;
   R.K = &K;
@@ -367,6 +476,12 @@ double TunedKernel::tuningSeconds() const {
 
 double TunedKernel::flops() const { return P->Result.Work.Flops; }
 double TunedKernel::bytes() const { return P->Result.Work.bytes(); }
+const std::vector<ArgumentInfo> &TunedKernel::arguments() const {
+  return P->Arguments;
+}
+const std::map<std::string, long> &TunedKernel::parameterValues() const {
+  return P->Params;
+}
 
 void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
                          const std::map<std::string, double> &Scalars,

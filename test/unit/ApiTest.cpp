@@ -23,6 +23,51 @@ TEST(Api, ParseErrorsReadLikeDiagnostics) {
   }
 }
 
+TEST(Api, ErrorsCarryTheFirstErrorsLocation) {
+  try {
+    loopy::api::Source::fromString("kernel k(n: index; a: out f32[n]) {\n"
+                                   "  domain { [i] : 0 <= i < n }\n"
+                                   "  a[i] = b[i];\n}\n",
+                                   "dir:with:colons/k.loop");
+    FAIL() << "no error";
+  } catch (loopy::api::Error &E) {
+    EXPECT_EQ(E.file(), "dir:with:colons/k.loop");
+    EXPECT_EQ(E.line(), 3u);
+    EXPECT_EQ(E.column(), 10u);
+    EXPECT_EQ(E.message(), "use of undeclared array 'b'; did you mean 'a'?");
+  }
+  // An error that concerns no source text: no location, the message whole.
+  loopy::api::Error E("kernel 'k' has no index parameter 'q'");
+  EXPECT_EQ(E.file(), "");
+  EXPECT_EQ(E.line(), 0u);
+  EXPECT_EQ(E.message(), "kernel 'k' has no index parameter 'q'");
+  EXPECT_EQ(loopy::api::Error("error: cannot open 'x'").message(),
+            "cannot open 'x'");
+}
+
+TEST(Api, ArgumentShapesAtTheSizesKnown) {
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  K.fix("n", 64);
+  std::vector<loopy::api::ArgumentInfo> As = K.arguments();
+  ASSERT_EQ(As.size(), 5u);
+  EXPECT_EQ(As[0].ArgKind, loopy::api::ArgumentInfo::Kind::Index);
+  loopy::api::ArgumentInfo A = As[2];
+  EXPECT_EQ(A.Name, "a");
+  EXPECT_EQ(A.DType, "f32");
+  EXPECT_EQ(A.ElementBytes, 4u);
+  EXPECT_EQ(A.Mode, "in");
+  // m has no value: its extent, the strides and the size are unknown.
+  EXPECT_EQ(A.Shape, (std::vector<long>{64, -1}));
+  EXPECT_EQ(A.Strides, (std::vector<long>{-1, -1}));
+  EXPECT_EQ(A.Elements, -1);
+  K.set("m", 32);
+  A = K.arguments()[2];
+  EXPECT_EQ(A.Shape, (std::vector<long>{64, 32}));
+  EXPECT_EQ(A.Strides, (std::vector<long>{32, 1}));
+  EXPECT_EQ(A.Elements, 64 * 32);
+  EXPECT_EQ(K.arguments()[4].Mode, "out");
+}
+
 TEST(Api, ParametersAndTheirChecks) {
   auto K = loopy::api::Source::fromString(Matvec).kernel();
   EXPECT_EQ(K.name(), "matvec");
