@@ -26,6 +26,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace loopy::api {
@@ -94,6 +96,44 @@ class Kernel;
 /// A device pointer (CUdeviceptr).
 using DevicePtr = std::uint64_t;
 
+/// An array argument by name with a typed device pointer: the element type
+/// is checked against the kernel's at launch.
+struct ArrayArg {
+  ArrayArg(std::string Name, DevicePtr Pointer, std::string DType)
+      : Name(std::move(Name)), Pointer(Pointer), DType(std::move(DType)) {}
+  std::string Name;
+  DevicePtr Pointer = 0;
+  /// "f32", "f64", "i32" or "i64".
+  std::string DType;
+};
+template <class T> struct DTypeOf;
+template <> struct DTypeOf<float> {
+  static constexpr const char *Name = "f32";
+};
+template <> struct DTypeOf<double> {
+  static constexpr const char *Name = "f64";
+};
+template <> struct DTypeOf<std::int32_t> {
+  static constexpr const char *Name = "i32";
+};
+template <> struct DTypeOf<std::int64_t> {
+  static constexpr const char *Name = "i64";
+};
+/// arg("a", DeviceA) with DeviceA a float * (const or not) on the device.
+template <class T> ArrayArg arg(const std::string &Name, T *Device) {
+  using E = std::remove_const_t<T>;
+  return {Name, reinterpret_cast<DevicePtr>(Device), DTypeOf<E>::Name};
+}
+
+/// A variant compiled for a GPU architecture, with no GPU needed.
+struct CompiledVariant {
+  std::string Schedule;
+  std::string Arch; // "sm_90", ...
+  std::string Cuda;
+  /// CUBIN, or PTX where asked for.
+  std::string Binary;
+};
+
 /// A tuned kernel, loaded into the calling thread's current CUDA context
 /// (the primary context of device 0 when there is none).
 class TunedKernel {
@@ -129,6 +169,11 @@ public:
   /// array argument), with scalar arguments by name, on \p Stream (a
   /// CUstream; 0 for the default stream). Returns once launched.
   void launch(const std::map<std::string, DevicePtr> &Arrays,
+              const std::map<std::string, double> &Scalars = {},
+              void *Stream = nullptr) const;
+  /// The same with typed pointers (arg("a", DeviceA), ...): an element
+  /// type other than the argument's throws Error before anything runs.
+  void launch(const std::vector<ArrayArg> &Arrays,
               const std::map<std::string, double> &Scalars = {},
               void *Stream = nullptr) const;
 
@@ -177,12 +222,53 @@ public:
   /// Tunes on the GPU, or reads the result from the tuning database, and
   /// loads the winner. Every parameter needs a value (fix or set).
   TunedKernel tune(const TuneSettings &S = {}) const;
+  /// Compiles the variant \p Schedule (as for cuda()) with NVRTC for
+  /// \p Arch ("sm_90"; empty: GPU 0's, which needs one), as CUBIN or PTX;
+  /// needs no GPU otherwise.
+  CompiledVariant compile(const std::string &Schedule = "",
+                          const std::string &Arch = "", bool Ptx = false) const;
+  /// Loads the variant \p Schedule (as for cuda(); untimed: seconds() is
+  /// 0) to be launched like a tuned one. Every parameter needs a value.
+  TunedKernel load(const std::string &Schedule = "") const;
+  /// Values of the index parameters that some array dimension has as its
+  /// whole extent (n of f32[n, m]), read off \p Shapes (array name ->
+  /// extents); Error where two arrays disagree on one, or a shape has
+  /// the wrong rank. Parameters fixed already are left out.
+  std::map<std::string, long>
+  sizesFromShapes(const std::map<std::string, std::vector<long>> &Shapes) const;
 
 private:
   friend class Source;
   struct Impl;
   explicit Kernel(std::shared_ptr<Impl> P);
   std::shared_ptr<Impl> P;
+};
+
+/// One kernel tuned per set of sizes, like Triton's autotuning key: the
+/// first use at some sizes tunes the kernel with them fixed (or reads the
+/// result from the tuning database) and keeps the tuned kernel; later uses
+/// at those sizes reuse it. Safe to use from several threads.
+class SizedKernel {
+public:
+  explicit SizedKernel(Kernel K, TuneSettings S = {});
+  SizedKernel(SizedKernel &&) noexcept;
+  SizedKernel &operator=(SizedKernel &&) noexcept;
+  ~SizedKernel();
+
+  /// The kernel tuned at \p Sizes (a value for every index parameter the
+  /// kernel does not fix).
+  const TunedKernel &at(const std::map<std::string, long> &Sizes);
+  /// Launches at the sizes read off the arrays' shapes
+  /// (Kernel::sizesFromShapes), each array given with its extents.
+  void launch(const std::vector<std::pair<ArrayArg, std::vector<long>>> &Arrays,
+              const std::map<std::string, double> &Scalars = {},
+              void *Stream = nullptr);
+  /// Sets of sizes tuned so far.
+  std::size_t size() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
 };
 
 /// A parsed and checked .loop file.
