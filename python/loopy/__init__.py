@@ -17,7 +17,16 @@ from pathlib import Path
 
 from . import _loopy
 
-__all__ = ["Error", "Kernel", "Variant", "Argument", "TunedKernel", "kernel_names"]
+__all__ = [
+    "Error",
+    "Kernel",
+    "Variant",
+    "Argument",
+    "Compiled",
+    "TunedKernel",
+    "SizedKernel",
+    "kernel_names",
+]
 
 _here = Path(__file__).resolve().parent
 # The tuner times variants in loopy-worker, a process of its own; the
@@ -185,11 +194,7 @@ class Kernel:
     def cuda(self, variant=None):
         """The CUDA source of a variant: a schedule string, a rank, a
         Variant, or the first-ranked one."""
-        if isinstance(variant, Variant):
-            variant = variant.schedule
-        elif isinstance(variant, int):
-            variant = str(variant)
-        return self._k.cuda(variant or "")
+        return self._k.cuda(_schedule(variant))
 
     def to_json(self, **dumps):
         """The kernel, its sizes, arguments and variants as JSON text."""
@@ -202,6 +207,26 @@ class Kernel:
         }
         return json.dumps(doc, **dumps)
 
+    def compile(self, variant=None, arch=None, *, ptx=False):
+        """A variant (as for cuda()) compiled by NVRTC for arch ("sm_90";
+        None: GPU 0's), as CUBIN or PTX; needs no GPU where arch is named."""
+        schedule, arch, cuda, binary = self._k.compile(_schedule(variant), arch or "", ptx)
+        return Compiled(schedule, arch, cuda, binary)
+
+    def load(self, variant=None):
+        """A variant (as for cuda(), untimed) loaded on GPU 0, called like
+        a tuned kernel. Every size needs a value."""
+        return TunedKernel(self.name, self._k.load(_schedule(variant)))
+
+    def sizes_from_shapes(self, **shapes):
+        """The sizes that array extents give (n of f32[n, m]), from shapes
+        by array name."""
+        return dict(self._k.sizes_from_shapes({k: list(v) for k, v in shapes.items()}))
+
+    def sized(self, db=None, budget=0, **tune):
+        """A SizedKernel: tuned per set of sizes on first use."""
+        return SizedKernel(self, db=db, budget=budget, **tune)
+
     def tune(self, db=None, budget=0, *, exhaustive=False, retune=False, seed=1):
         """Tunes on the GPU (at most budget variants timed; 0: the tuner's
         default), or reads the result from the tuning database db (None:
@@ -212,6 +237,25 @@ class Kernel:
     def __repr__(self):
         sizes = ", ".join(f"{p}={v}" for p, v in self.sizes.items())
         return f"Kernel({self.name!r}{', ' + sizes if sizes else ''})"
+
+
+def _schedule(variant):
+    if isinstance(variant, Variant):
+        return variant.schedule
+    if isinstance(variant, int) and not isinstance(variant, bool):
+        return str(variant)
+    return variant or ""
+
+
+class Compiled:
+    """A variant compiled without a GPU: schedule, arch, cuda (the source)
+    and binary (CUBIN or PTX bytes)."""
+
+    def __init__(self, schedule, arch, cuda, binary):
+        self.schedule, self.arch, self.cuda, self.binary = schedule, arch, cuda, binary
+
+    def __repr__(self):
+        return f"Compiled({self.schedule!r}, {self.arch!r}, {len(self.binary)} bytes)"
 
 
 def _index(name, value):
@@ -288,3 +332,41 @@ class TunedKernel:
 
     def __repr__(self):
         return f"TunedKernel({self.name!r}, {self.schedule!r})"
+
+
+class SizedKernel:
+    """A kernel tuned per set of sizes, like Triton's autotuning key: a call
+    reads the sizes off the arrays' shapes, tunes the kernel with them
+    fixed on the first call at those sizes (or reads the tuning database),
+    and reuses that tuned kernel afterwards.
+
+        mm = loopy.Kernel("examples/matmul.loop").sized(budget=16)
+        mm(a, b, c)        # tunes at a's and b's sizes once
+    """
+
+    def __init__(self, kernel, db=None, budget=0, **tune):
+        self.kernel = kernel
+        self._tune = dict(db=db, budget=budget, **tune)
+        self._tuned = {}
+        args = kernel.arguments()
+        self._positional = [a.name for a in args if a.kind != "index"]
+        self._arrays = {a.name for a in args if a.kind == "array"}
+
+    def at(self, **sizes):
+        """The kernel tuned at sizes (every size the kernel does not fix)."""
+        key = tuple(sorted(sizes.items()))
+        t = self._tuned.get(key)
+        if t is None:
+            t = self._tuned[key] = self.kernel.fix(**sizes).tune(**self._tune)
+        return t
+
+    @property
+    def tuned(self):
+        """The sizes tuned so far, each a dict."""
+        return [dict(k) for k in self._tuned]
+
+    def __call__(self, *args, stream=None, **kwargs):
+        given = dict(zip(self._positional, args))
+        given.update(kwargs)
+        shapes = {k: tuple(v.shape) for k, v in given.items() if k in self._arrays}
+        self.at(**self.kernel.sizes_from_shapes(**shapes))(*args, stream=stream, **kwargs)

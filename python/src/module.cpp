@@ -242,6 +242,23 @@ NB_MODULE(_loopy, M) {
       .def("cuda", &Kernel::cuda, "schedule"_a = "",
            nb::call_guard<nb::gil_scoped_release>())
       .def(
+          "compile",
+          [](const Kernel &K, const std::string &Schedule,
+             const std::string &Arch, bool Ptx) {
+            CompiledVariant C;
+            {
+              nb::gil_scoped_release Release;
+              C = K.compile(Schedule, Arch, Ptx);
+            }
+            return nb::make_tuple(C.Schedule, C.Arch, C.Cuda,
+                                  nb::bytes(C.Binary.data(), C.Binary.size()));
+          },
+          "schedule"_a, "arch"_a, "ptx"_a)
+      .def("load", &Kernel::load, "schedule"_a,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("sizes_from_shapes", &Kernel::sizesFromShapes, "shapes"_a,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def(
           "tune",
           [](const Kernel &K, const std::string &Db, size_t Budget,
              bool Exhaustive, bool Retune, unsigned long Seed) {

@@ -1,7 +1,8 @@
 """The Python module on a GPU (scripts/gpu-tests.sh runs it; pytest does not
 collect it): tunes matmul at a modest size, runs the tuned kernel on CuPy
 and on PyTorch arrays against a @ b, checks that wrong arrays are refused,
-and times a tuned kernel read back from the database (at most 0.1 s).
+times a tuned kernel read back from the database (at most 0.1 s), and runs
+sizes set at run time, a kernel tuned per set of sizes and a named variant.
 Prints PASS or FAIL per check; exits 1 if one failed, 77 where there is
 no GPU.
 
@@ -100,6 +101,35 @@ def run_sizes_as_arguments(db, budget):
     check("torch 300x100 @ 100x200 with sizes set at run time", err < 1e-5, f"largest error {err:.2e}")
 
 
+def run_sized_and_named(db, budget, n):
+    """A SizedKernel tunes once per set of sizes read off the arrays; a
+    named variant loads untimed and runs too."""
+    import torch
+
+    mm = loopy.Kernel(MATMUL).sized(db=db, budget=budget)
+    ok = True
+    for rows, inner, cols in ((256, 128, 64), (512, 512, 512), (256, 128, 64)):
+        a = torch.rand(rows, inner, device="cuda")
+        b = torch.rand(inner, cols, device="cuda")
+        c = torch.empty(rows, cols, device="cuda")
+        mm(a, b, c)
+        torch.cuda.synchronize()
+        ok = ok and float((c - a @ b).abs().max() / (a @ b).abs().max()) < 1e-5
+    check("sized kernel tuned once per set of sizes", ok and len(mm.tuned) == 2, f"{mm.tuned}")
+
+    k = loopy.Kernel(MATMUL).fix(n=n, m=n, l=n)
+    v = k.variants()[3]
+    t = k.load(v)
+    a = torch.rand(n, n, device="cuda")
+    b = torch.rand(n, n, device="cuda")
+    c = torch.empty(n, n, device="cuda")
+    t(a, b, c)
+    torch.cuda.synchronize()
+    err = float((c - a @ b).abs().max() / (a @ b).abs().max())
+    check("named variant loaded and run", t.schedule == v.schedule and err < 1e-5,
+          f"{v.schedule}, largest error {err:.2e}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--size", type=int, default=1024)
@@ -143,6 +173,7 @@ def main():
 
     try:
         run_sizes_as_arguments(db, max(4, args.budget // 2))
+        run_sized_and_named(db, max(4, args.budget // 4), n)
     except ImportError:
         pass
     print(f"python gpu tests: {len(failed)} failed" + (f" ({', '.join(failed)})" if failed else ""))

@@ -166,3 +166,41 @@ def test_tuning_without_a_gpu_says_so(tmp_path):
         assert "needs a GPU" in e.message
         return
     pytest.skip("a GPU is present: gpu_test.py tunes")
+
+
+def test_compile_needs_no_gpu():
+    k = loopy.Kernel(MATMUL).fix(n=256, m=256, l=256)
+    vs = k.variants()
+    ptx = k.compile(vs[2], arch="sm_90", ptx=True)
+    assert ptx.schedule == vs[2].schedule and ptx.arch == "sm_90"
+    assert b".entry matmul" in ptx.binary and ptx.cuda == k.cuda(2)
+    cubin = k.compile(arch="sm_90")
+    assert cubin.schedule == vs[0].schedule and cubin.binary[:4] == b"\x7fELF"
+
+
+def test_sizes_from_shapes():
+    k = loopy.Kernel(MATMUL)
+    assert k.sizes_from_shapes(a=(300, 100), b=(100, 200)) == {"n": 300, "l": 100, "m": 200}
+    assert k.fix(n=300).sizes_from_shapes(c=(300, 200)) == {"m": 200}
+    with pytest.raises(loopy.Error, match="size 'l' of kernel 'matmul' is 100 by 'a''s dimension 1"):
+        k.sizes_from_shapes(a=(300, 100), b=(99, 200))
+
+
+class _Shaped:
+    """An array's shape alone: enough for a SizedKernel to pick sizes."""
+
+    def __init__(self, *shape):
+        self.shape = shape
+
+
+def test_sized_kernel_reads_sizes_off_the_arrays(tmp_path):
+    s = loopy.Kernel(MATMUL).sized(db=tmp_path / "tuning.db", budget=2)
+    assert s.tuned == []
+    try:
+        s(_Shaped(300, 100), _Shaped(100, 200), _Shaped(300, 200))
+    except loopy.Error as e:
+        # No GPU here: the tuning at n=300, l=100, m=200 says so.
+        assert "needs a GPU" in e.message
+        assert s.tuned == []
+        return
+    pytest.skip("a GPU is present: gpu_test.py runs sized kernels")
