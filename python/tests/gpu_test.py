@@ -161,14 +161,15 @@ def main():
             continue
         fn(t, n)
 
-    # Read back from the database: checked, looked up and loaded in <= 0.1 s.
+    # Read back from the database: checked, looked up and loaded in <= 0.1 s,
+    # every time.
     times = []
     for _ in range(3):
         start = time.perf_counter()
         again = loopy.Kernel(MATMUL).fix(n=n, m=n, l=n).tune(db=db, budget=args.budget)
         times.append(time.perf_counter() - start)
     check("tuned kernel read back from the database",
-          again.from_database and again.schedule == t.schedule and min(times) <= 0.1,
+          again.from_database and again.schedule == t.schedule and max(times) <= 0.1,
           f"{', '.join(f'{x * 1e3:.1f}' for x in times)} ms")
 
     try:
