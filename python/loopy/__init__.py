@@ -267,6 +267,32 @@ def _index(name, value):
     return value
 
 
+_CAI_TYPES = {"<f4": "f32", "<f8": "f64", "<i4": "i32", "<i8": "i64"}
+
+
+def _launch_view(a):
+    """a itself where it speaks DLPack; else, for an object with only
+    __cuda_array_interface__ (Numba's device arrays, say), the tuple the
+    module reads: pointer, shape, strides in elements and dtype."""
+    if hasattr(a, "__dlpack__") or not hasattr(a, "__cuda_array_interface__"):
+        return a
+    cai = a.__cuda_array_interface__
+    shape = tuple(cai["shape"])
+    typestr = cai["typestr"]
+    size = int(typestr[2:])
+    if cai.get("strides") is None:
+        strides, step = [], 1
+        for extent in reversed(shape):
+            strides.insert(0, step)
+            step *= extent
+    else:
+        strides = [s // size for s in cai["strides"]]
+    # Little-endian f4, f8, i4, i8 are the kernel's types; others are named
+    # as the module names DLPack's (f16, u8, ...), so that they are refused.
+    dtype = _CAI_TYPES.get(typestr) or typestr[1] + str(8 * size)
+    return ("cuda_array_interface", cai["data"][0], list(shape), strides, dtype)
+
+
 def _current_stream(arrays):
     """The current CUDA stream of the library the first array comes from
     (PyTorch or CuPy), as an integer; 0 (the default stream) otherwise."""
@@ -325,9 +351,10 @@ class TunedKernel:
                 raise TypeError(f"{k!r} is a size of kernel {self.name!r}, tuned at "
                                 f"{self._t.parameter_values[k]}; tune it again for another")
             else:
-                arrays[k] = v
+                arrays[k] = _launch_view(v)
         if stream is None:
-            stream = _current_stream(arrays.values())
+            # The library's stream, found from the arrays as given.
+            stream = _current_stream(given.values())
         self._t.launch(self.name, arrays, scalars, int(stream))
 
     def __repr__(self):

@@ -4,9 +4,10 @@
 // nanobind. The Pythonic surface (loopy.Kernel, keyword sizes, CuPy and
 // PyTorch streams) is loopy/__init__.py; this file binds the classes,
 // turns loopy::api::Error into the package's exception class with its
-// location, and launches a tuned kernel on arrays given through DLPack,
-// checked against the kernel's arguments (device, dtype, shape, strides).
-// Everything slow (checking, planning, tuning) runs without the GIL.
+// location, and launches a tuned kernel on arrays given through DLPack
+// (or the CUDA array interface, read in loopy/__init__.py), checked against the
+// kernel's arguments (device, dtype, shape, strides). Everything slow
+// (checking, planning, tuning) runs without the GIL.
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/loopy.h"
@@ -43,26 +44,51 @@ void raise(const Error &E) {
   PyErr_SetObject(ErrorType ? ErrorType : PyExc_RuntimeError, Args.ptr());
 }
 
-/// Whether \p A holds elements of the dtype named \p Name (f32, ...).
-bool hasDType(const nb::ndarray<> &A, const std::string &Name) {
-  if (Name == "f32")
-    return A.dtype() == nb::dtype<float>();
-  if (Name == "f64")
-    return A.dtype() == nb::dtype<double>();
-  if (Name == "i32")
-    return A.dtype() == nb::dtype<std::int32_t>();
-  if (Name == "i64")
-    return A.dtype() == nb::dtype<std::int64_t>();
-  return false;
-}
+/// An array as the launch sees it, from DLPack or from the CUDA array
+/// interface.
+struct ArrayView {
+  bool Cuda = false;
+  int DeviceId = 0;
+  std::string DType; // f32, f64, i32, i64, or what else it is (f16, u8, ...)
+  std::vector<long> Shape, Strides; // strides in elements
+  std::uintptr_t Pointer = 0;
+};
 
-std::string dtypeText(const nb::ndarray<> &A) {
+ArrayView viewOf(const nb::ndarray<> &A) {
+  ArrayView V;
+  V.Cuda = A.device_type() == nb::device::cuda::value;
+  V.DeviceId = A.device_id();
   nb::dlpack::dtype T = A.dtype();
   const char *Code = T.code == (uint8_t)nb::dlpack::dtype_code::Float  ? "f"
                      : T.code == (uint8_t)nb::dlpack::dtype_code::Int  ? "i"
                      : T.code == (uint8_t)nb::dlpack::dtype_code::UInt ? "u"
+                     : T.code == (uint8_t)nb::dlpack::dtype_code::Bool ? "b"
                                                                        : "?";
-  return Code + std::to_string(T.bits);
+  V.DType = Code + std::to_string(T.bits);
+  for (size_t D = 0; D < A.ndim(); ++D) {
+    V.Shape.push_back(static_cast<long>(A.shape(D)));
+    V.Strides.push_back(static_cast<long>(A.stride(D)));
+  }
+  V.Pointer = reinterpret_cast<std::uintptr_t>(A.data());
+  return V;
+}
+
+/// The view loopy/__init__.py makes of an object with only
+/// __cuda_array_interface__: ("cuda_array_interface", pointer, shape,
+/// strides in elements, dtype). The interface names no device: device 0.
+bool viewOfInterface(nb::handle H, ArrayView &V) {
+  if (!nb::isinstance<nb::tuple>(H))
+    return false;
+  nb::tuple T = nb::borrow<nb::tuple>(H);
+  if (T.size() != 5 || !nb::isinstance<nb::str>(T[0]) ||
+      nb::cast<std::string>(T[0]) != "cuda_array_interface")
+    return false;
+  V.Cuda = true;
+  V.Pointer = nb::cast<std::uintptr_t>(T[1]);
+  V.Shape = nb::cast<std::vector<long>>(T[2]);
+  V.Strides = nb::cast<std::vector<long>>(T[3]);
+  V.DType = nb::cast<std::string>(T[4]);
+  return true;
 }
 
 template <class V> std::string listText(const V &Values, size_t N) {
@@ -76,42 +102,37 @@ template <class V> std::string listText(const V &Values, size_t N) {
 /// of \p Kernel: on device 0 of CUDA, of the argument's dtype, shape and
 /// element strides (dimensions of extent 1 may have any stride).
 DevicePtr checkedPointer(const std::string &Kernel, const ArgumentInfo &Arg,
-                         const nb::ndarray<> &A) {
+                         const ArrayView &A) {
   std::string What = "argument '" + Arg.Name + "' of kernel '" + Kernel + "'";
-  if (A.device_type() != nb::device::cuda::value)
+  if (!A.Cuda)
     throw nb::value_error(
         (What + " is not in CUDA device memory; pass a CuPy or PyTorch "
                 "array on the GPU")
             .c_str());
-  if (A.device_id() != 0)
+  if (A.DeviceId != 0)
     throw nb::value_error((What + " is on CUDA device " +
-                           std::to_string(A.device_id()) +
+                           std::to_string(A.DeviceId) +
                            "; loopy runs kernels on device 0")
                               .c_str());
-  if (!hasDType(A, Arg.DType))
-    throw nb::type_error((What + " has dtype " + dtypeText(A) +
-                          "; the kernel declares " + Arg.DType)
-                             .c_str());
-  std::vector<long> Shape, Strides;
-  for (size_t D = 0; D < A.ndim(); ++D) {
-    Shape.push_back(static_cast<long>(A.shape(D)));
-    Strides.push_back(static_cast<long>(A.stride(D)));
-  }
-  if (Shape != Arg.Shape)
+  if (A.DType != Arg.DType)
+    throw nb::type_error(
+        (What + " has dtype " + A.DType + "; the kernel declares " + Arg.DType)
+            .c_str());
+  if (A.Shape != Arg.Shape)
     throw nb::value_error(
-        (What + " has shape " + listText(Shape, Shape.size()) +
+        (What + " has shape " + listText(A.Shape, A.Shape.size()) +
          "; the kernel needs " + listText(Arg.Shape, Arg.Shape.size()) +
          " at its sizes")
             .c_str());
-  for (size_t D = 0; D < Shape.size(); ++D)
-    if (Shape[D] > 1 && Strides[D] != Arg.Strides[D])
+  for (size_t D = 0; D < A.Shape.size(); ++D)
+    if (A.Shape[D] > 1 && A.Strides[D] != Arg.Strides[D])
       throw nb::value_error((What + " has element strides " +
-                             listText(Strides, Strides.size()) +
+                             listText(A.Strides, A.Strides.size()) +
                              "; the kernel's layout needs " +
                              listText(Arg.Strides, Arg.Strides.size()) +
                              " (a contiguous copy has them)")
                                 .c_str());
-  return reinterpret_cast<DevicePtr>(A.data());
+  return static_cast<DevicePtr>(A.Pointer);
 }
 
 /// Launches \p T on the arrays \p Arrays (name -> any DLPack array) and the
@@ -139,13 +160,19 @@ void launch(const TunedKernel &T, const std::string &KernelName,
       throw nb::type_error(("kernel '" + KernelName +
                             "' needs an array for argument '" + Arg.Name + "'")
                                .c_str());
+    ArrayView View;
     nb::ndarray<> A;
-    if (!nb::try_cast(Arrays[Key], A))
+    if (viewOfInterface(Arrays[Key], View)) {
+    } else if (nb::try_cast(Arrays[Key], A)) {
+      View = viewOf(A);
+    } else {
       throw nb::type_error(("argument '" + Arg.Name + "' of kernel '" +
                             KernelName +
-                            "' is not an array (DLPack: __dlpack__)")
+                            "' is not an array (__dlpack__ or "
+                            "__cuda_array_interface__)")
                                .c_str());
-    Pointers[Arg.Name] = checkedPointer(KernelName, Arg, A);
+    }
+    Pointers[Arg.Name] = checkedPointer(KernelName, Arg, View);
   }
   for (auto [Key, Value] : Arrays) {
     std::string Name = nb::cast<std::string>(Key);

@@ -54,6 +54,17 @@ def run_cupy(t, n):
         t(a=a, b=b, c=c2)
     s.synchronize()
     check("cupy on a non-default stream", bool(cupy.allclose(c, c2, rtol=1e-5, atol=1e-5)))
+    # Arrays known by __cuda_array_interface__ alone (as Numba's) run too.
+    class InterfaceOnly:
+        def __init__(self, x):
+            self.__cuda_array_interface__ = x.__cuda_array_interface__
+
+    c3 = cupy.full_like(c, cupy.nan)
+    t(InterfaceOnly(a), InterfaceOnly(b), InterfaceOnly(c3))
+    cupy.cuda.get_current_stream().synchronize()
+    check("cupy through __cuda_array_interface__", bool(cupy.allclose(c, c3, rtol=1e-5, atol=1e-5)))
+    msg = raises(ValueError, lambda: t(InterfaceOnly(a.T), b, c))
+    check("transposed view refused through the interface", msg is not None and "strides" in msg, msg or "")
     msg = raises(TypeError, lambda: t(a.astype(cupy.float64), b, c))
     check("cupy float64 refused", msg is not None and "dtype f64" in msg, msg or "")
     msg = raises(ValueError, lambda: t(a[:, : n // 2], b, c))

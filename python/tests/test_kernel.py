@@ -204,3 +204,28 @@ def test_sized_kernel_reads_sizes_off_the_arrays(tmp_path):
         assert s.tuned == []
         return
     pytest.skip("a GPU is present: gpu_test.py runs sized kernels")
+
+
+class _CudaArrayInterface:
+    """A device array known by __cuda_array_interface__ alone (as Numba's)."""
+
+    def __init__(self, shape, typestr, strides=None):
+        self.__cuda_array_interface__ = {
+            "shape": shape,
+            "typestr": typestr,
+            "data": (0x7F0000001000, False),
+            "strides": strides,
+            "version": 3,
+        }
+
+
+def test_cuda_array_interface_view():
+    view = loopy._launch_view(_CudaArrayInterface((300, 100), "<f4"))
+    assert view == ("cuda_array_interface", 0x7F0000001000, [300, 100], [100, 1], "f32")
+    # Strides in bytes become strides in elements; other types keep a name
+    # the launch refuses.
+    view = loopy._launch_view(_CudaArrayInterface((300, 100), "<f8", (8, 2400)))
+    assert view[3:] == ([1, 300], "f64")
+    assert loopy._launch_view(_CudaArrayInterface((4,), "<f2"))[4] == "f16"
+    shaped = _Shaped(3)
+    assert loopy._launch_view(shaped) is shaped
