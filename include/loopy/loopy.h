@@ -301,6 +301,8 @@ public:
   ~DeviceBuffer();
 
   DevicePtr pointer() const;
+  /// The memory as a typed device pointer, for arg("a", Buffer.as<float>()).
+  template <class T> T *as() const { return reinterpret_cast<T *>(pointer()); }
   std::size_t size() const;
   /// Copies size() bytes from \p Host (synchronously).
   void upload(const void *Host) const;
