@@ -4,12 +4,22 @@
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
-# example.
+# example; given the Python module, tune and run matmul through it on CuPy
+# and PyTorch arrays (python/tests/gpu_test.py).
 # Exits 77 (skipped) where there is no GPU.
 #
-#   scripts/gpu-tests.sh BUILD_DIR
+#   scripts/gpu-tests.sh BUILD_DIR [WHEEL_OR_MODULE_DIR]
+#
+# WHEEL_OR_MODULE_DIR is a wheel of the Python module (installed into a
+# folder of the test's own) or a folder holding the package loopy/, put on
+# PYTHONPATH;
+# PYTHON names the interpreter (default python3). python/build-wheel.sh
+# builds the wheel on another machine for the GPU machine's Python:
+#   python/build-wheel.sh build ~/.pyenv/versions/3.12.1/bin/python3.12 dist
+# gives dist/loopyc-0.1.0-cp312-abi3-linux_x86_64.whl, for Python 3.12 on.
 set -uo pipefail
 bin="${1:-build}/bin"
+python_module="${2:-}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -132,5 +142,33 @@ then
   echo "PASS read back from the database: $(grep -o 'read from the database in [0-9.]* s' "$work/bench-second.out" | tr '\n' ' ')"
 else
   echo "FAIL read back from the database"; cat "$work/bench-first.out" "$work/bench-second.out"; failed=1
+fi
+
+# The Python module: tuned and run on CuPy and PyTorch arrays, and read
+# back from the database in at most 0.1 s.
+if [ -n "$python_module" ]; then
+  py="${PYTHON:-python3}"
+  pypath=""
+  if [ -f "$python_module" ]; then
+    # Into a folder of its own, beside the interpreter's packages (CuPy,
+    # PyTorch), which a virtual environment made from a virtual
+    # environment's interpreter would not see.
+    "$py" -m pip install -q --no-deps --no-index --disable-pip-version-check \
+      --target "$work/site" "$python_module" || failed=1
+    pypath="$work/site"
+  else
+    pypath="$(cd "$python_module" && pwd)"
+  fi
+  PYTHONPATH="$pypath${PYTHONPATH:+:$PYTHONPATH}" "$py" "$root/python/tests/gpu_test.py" \
+    --size 1024 --budget 16 --db "$work/python.db" >"$work/python.out" 2>&1
+  status=$?
+  if [ $status = 0 ]; then
+    echo "PASS python module: $(grep -c '^PASS' "$work/python.out") checks"
+    grep '^PASS' "$work/python.out" | sed 's/^/  /'
+  else
+    echo "FAIL python module (exit $status)"; cat "$work/python.out"; failed=1
+  fi
+else
+  echo "SKIP python module: no wheel or module folder given (second argument)"
 fi
 exit $failed

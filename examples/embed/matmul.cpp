@@ -2,8 +2,8 @@
 //
 // Run-time code generation from C++: the kernel is text in this program,
 // tuned for the GPU it runs on (or taken from the tuning database), then
-// launched on device buffers by argument name and checked against a plain
-// loop on the CPU.
+// launched on device buffers by argument name with typed pointers and
+// checked against a plain loop on the CPU.
 //
 //   embed-matmul [N]     (default 1024; N×N times N×N)
 //
@@ -56,7 +56,10 @@ int main(int argc, char **argv) {
     DA.upload(A.data());
     DB.upload(B.data());
     DC.memset(0xff); // NaN everywhere: an element left unwritten shows
-    T.launch({{"a", DA.pointer()}, {"b", DB.pointer()}, {"c", DC.pointer()}});
+    // Typed pointers: an element type other than the kernel's is an error.
+    using loopy::api::arg;
+    T.launch({arg("a", DA.as<const float>()), arg("b", DB.as<const float>()),
+              arg("c", DC.as<float>())});
     DC.download(C.data());
 
     // The check: every element against a double-precision loop on the CPU.

@@ -22,9 +22,39 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 namespace loopy::api {
+
+//===----------------------------------------------------------------------===//
+// Error
+//===----------------------------------------------------------------------===//
+
+Error::Error(const std::string &What) : std::runtime_error(What) {
+  // The first error line: located (file:line:col: error: message, the file
+  // may hold colons), else "error: message", else the first line.
+  static const std::regex Located(R"(^(.+):(\d+):(\d+): error: (.*)$)");
+  std::istringstream In(What);
+  std::string L, First;
+  std::smatch M;
+  while (std::getline(In, L)) {
+    if (First.empty())
+      First = L;
+    if (std::regex_match(L, M, Located)) {
+      File = M[1];
+      Line = static_cast<unsigned>(std::stoul(M[2]));
+      Column = static_cast<unsigned>(std::stoul(M[3]));
+      Message = M[4];
+      return;
+    }
+    if (L.rfind("error: ", 0) == 0) {
+      Message = L.substr(7);
+      return;
+    }
+  }
+  Message = First;
+}
 
 namespace {
 
@@ -85,6 +115,7 @@ struct Kernel::Impl {
 
 struct TunedKernel::Impl {
   TuneResult Result;
+  std::vector<ArgumentInfo> Arguments;
   /// Warnings of the tuner (a damaged row of the database), as text.
   std::string Warnings;
   std::map<std::string, long> Params;
@@ -93,6 +124,21 @@ struct TunedKernel::Impl {
   std::unique_ptr<cuda::Context> Ctx;
   std::unique_ptr<cuda::Module> Module;
   std::vector<cuda::Function> Functions;
+
+  /// Loads \p Cubin into the primary context of device 0 with its
+  /// launches \p Launches.
+  void load(const std::string &Cubin, std::vector<TunedLaunch> Launches) {
+    Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
+    Module = std::make_unique<cuda::Module>(Cubin);
+    for (TunedLaunch &L : Launches) {
+      Grids.push_back(L.Grid);
+      Functions.push_back(Module->function(L.Kernel.Name));
+      if (L.Kernel.DynamicShared)
+        Functions.back().setMaxDynamicShared(
+            static_cast<int>(L.Kernel.DynamicShared));
+      Kernels.push_back(std::move(L.Kernel));
+    }
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -159,6 +205,101 @@ const std::string &Kernel::name() const { return P->Name; }
 
 std::vector<std::string> Kernel::parameters() const {
   return P->Src->Params.at(P->Name);
+}
+
+const std::map<std::string, long> &Kernel::fixedValues() const {
+  return P->Fixed;
+}
+const std::map<std::string, long> &Kernel::setValues() const { return P->Run; }
+
+/// The arguments of \p K with array shapes at \p Values: a dimension whose
+/// extent involves a parameter without a value is -1, and so are the
+/// strides and the element count then.
+static std::vector<ArgumentInfo>
+argumentInfos(const loopy::Kernel &K,
+              const std::map<std::string, long> &Values) {
+  ParamValues Known = Values;
+  for (const auto &[Name, V] : K.Fixed)
+    Known[Name] = V;
+  auto Involves = [&](const isl::aff &A) {
+    for (const std::string &Name : K.ParamNames)
+      if (!Known.count(Name)) {
+        int Pos =
+            isl_aff_find_dim_by_name(A.get(), isl_dim_param, Name.c_str());
+        if (Pos >= 0 && isl_aff_involves_dims(A.get(), isl_dim_param, Pos, 1))
+          return true;
+      }
+    return false;
+  };
+  // Parameters without a value are 0 where they are not involved.
+  ParamValues Padded = Known;
+  for (const std::string &Name : K.ParamNames)
+    Padded.emplace(Name, 0);
+  std::vector<ArgumentInfo> R;
+  for (const Argument &A : K.Args) {
+    ArgumentInfo I;
+    I.Name = A.Name;
+    I.ArgKind = A.Kind == ArgKind::Index    ? ArgumentInfo::Kind::Index
+                : A.Kind == ArgKind::Scalar ? ArgumentInfo::Kind::Scalar
+                                            : ArgumentInfo::Kind::Array;
+    DType T = A.Kind == ArgKind::Index ? DType::I64 : A.Type;
+    I.DType = dtypeName(T);
+    I.ElementBytes = dtypeSize(T);
+    I.Mode = A.isArray() ? argModeName(A.Mode) : "in";
+    if (A.isArray()) {
+      bool AllKnown = true;
+      for (const isl::aff &E : A.Shape)
+        if (Involves(E))
+          AllKnown = false;
+      if (A.Order == Layout::Strided)
+        for (const isl::aff &S : A.Strides)
+          if (Involves(S))
+            AllKnown = false;
+      std::vector<long> Extents, Strides;
+      std::string Why;
+      if (AllKnown && evaluateLayout(A, Padded, Extents, Strides, Why)) {
+        I.Shape = Extents;
+        I.Strides = Strides;
+        I.Elements = static_cast<long>(elementCount(Extents, Strides));
+      } else {
+        // Each known extent alone, as a one-dimensional array's.
+        for (const isl::aff &E : A.Shape) {
+          Argument One = A;
+          One.Shape = {E};
+          One.Order = Layout::RowMajor;
+          bool Known = !Involves(E) &&
+                       evaluateLayout(One, Padded, Extents, Strides, Why);
+          I.Shape.push_back(Known ? Extents[0] : -1);
+        }
+        I.Strides.assign(A.rank(), -1);
+      }
+    }
+    R.push_back(std::move(I));
+  }
+  return R;
+}
+
+/// Every index parameter's value, fixed or set; Error naming those
+/// without one, which \p K needs to be \p Done.
+static std::map<std::string, long>
+runValues(const loopy::Kernel &K, const std::map<std::string, long> &Fixed,
+          const std::map<std::string, long> &Run, const char *Done) {
+  std::map<std::string, long> Values = Run;
+  for (const auto &[Name, V] : Fixed)
+    Values[Name] = V;
+  std::string Missing;
+  for (const std::string &Name : K.ParamNames)
+    if (!Values.count(Name))
+      Missing += (Missing.empty() ? "" : ", ") + Name;
+  if (!Missing.empty())
+    throw Error("kernel " + quote(K.Name) + " needs a value for " + Missing +
+                " to be " + Done + "; give one with fix() or set()");
+  return Values;
+}
+
+std::vector<ArgumentInfo> Kernel::arguments() const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  return argumentInfos(B->kernels()[kernelIndex(*B, P->Name)], P->Run);
 }
 
 /// Throws unless \p Param is an index parameter of \p K.
@@ -270,17 +411,9 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   size_t KI = kernelIndex(*B, P->Name);
   const loopy::Kernel &K = B->kernels()[KI];
-  std::string Missing;
-  for (const std::string &Name : K.ParamNames)
-    if (!P->Fixed.count(Name) && !P->Run.count(Name))
-      Missing += (Missing.empty() ? "" : ", ") + Name;
-  if (!Missing.empty())
-    throw Error("kernel " + quote(K.Name) + " needs a value for " + Missing +
-                " to be tuned; give one with fix() or set()");
   auto I = std::make_unique<TunedKernel::Impl>();
-  I->Params = P->Run;
-  for (auto &[Name, V] : P->Fixed)
-    I->Params[Name] = V;
+  I->Params = runValues(K, P->Fixed, P->Run, "tuned");
+  I->Arguments = argumentInfos(K, I->Params);
 
   TuneRequest R;
   R.K = &K;
@@ -324,22 +457,184 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
     // The winner, loaded into this process.
     auto [Cubin, Launches] =
         winnerCode(I->Result, K, P->Planner, B->ctx(), I->Params);
-    I->Ctx = std::make_unique<cuda::Context>(cuda::Device(0));
-    I->Module = std::make_unique<cuda::Module>(Cubin);
-    for (TunedLaunch &L : Launches) {
-      I->Grids.push_back(L.Grid);
-      I->Functions.push_back(I->Module->function(L.Kernel.Name));
-      if (L.Kernel.DynamicShared)
-        I->Functions.back().setMaxDynamicShared(
-            static_cast<int>(L.Kernel.DynamicShared));
-      I->Kernels.push_back(std::move(L.Kernel));
-    }
+    I->load(Cubin, std::move(Launches));
   } catch (cuda::CudaError &E) {
     throw Error(E.what());
   } catch (gpu::NoGpuError &E) {
     throw Error(std::string("tuning needs a GPU: ") + E.what());
   }
   return TunedKernel(std::move(I));
+}
+
+/// The architecture \p Arch, or GPU 0's where empty.
+static std::string archOrLocal(const std::string &Arch) {
+  if (!Arch.empty())
+    return Arch;
+  try {
+    return gpu::localDeviceInfo(0).arch();
+  } catch (cuda::CudaError &E) {
+    throw Error(E.what());
+  } catch (gpu::NoGpuError &E) {
+    throw Error(std::string("compiling for this machine's GPU needs one; "
+                            "name an architecture (sm_90): ") +
+                E.what());
+  }
+}
+
+CompiledVariant Kernel::compile(const std::string &Schedule,
+                                const std::string &Arch, bool Ptx) const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  const loopy::Kernel &K = B->kernels()[kernelIndex(*B, P->Name)];
+  device::DeviceProgram Prog = lowerVariant(K, P->Planner, Schedule);
+  CompiledVariant C;
+  C.Schedule = Prog.Schedule;
+  C.Arch = archOrLocal(Arch);
+  C.Cuda = printProgram(Prog, Dialect::CUDA);
+  auto Binary = compileVariant(C.Cuda, K.Name + ".cu", C.Arch, !Ptx);
+  if (!Binary)
+    throw Error("NVRTC failed on variant " + quote(C.Schedule) + " of " +
+                quote(K.Name) + ":\n" + Binary.failure().Message);
+  C.Binary = std::move(*Binary);
+  return C;
+}
+
+TunedKernel Kernel::load(const std::string &Schedule) const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  const loopy::Kernel &K = B->kernels()[kernelIndex(*B, P->Name)];
+  auto I = std::make_unique<TunedKernel::Impl>();
+  I->Params = runValues(K, P->Fixed, P->Run, "loaded");
+  I->Arguments = argumentInfos(K, I->Params);
+  device::DeviceProgram Prog = lowerVariant(K, P->Planner, Schedule);
+  I->Result.Winner.Schedule = Prog.Schedule;
+  I->Result.Winner.CudaSource = printProgram(Prog, Dialect::CUDA);
+  auto Cubin = compileVariant(I->Result.Winner.CudaSource, K.Name + ".cu",
+                              archOrLocal(""), true);
+  if (!Cubin)
+    throw Error("NVRTC failed on variant " + quote(Prog.Schedule) + " of " +
+                quote(K.Name) + ":\n" + Cubin.failure().Message);
+  std::vector<TunedLaunch> Launches;
+  for (device::DeviceKernel &DK : Prog.Kernels) {
+    auto Blocks = launchBlocks(B->ctx(), DK, I->Params);
+    if (!Blocks)
+      throw Error(Blocks.failure().Message);
+    DK.Body.clear(); // only the signature and the launch shape are kept
+    Launches.push_back({std::move(DK), *Blocks});
+  }
+  try {
+    I->load(*Cubin, std::move(Launches));
+  } catch (cuda::CudaError &E) {
+    throw Error(E.what());
+  } catch (gpu::NoGpuError &E) {
+    throw Error(std::string("loading a variant needs a GPU: ") + E.what());
+  }
+  return TunedKernel(std::move(I));
+}
+
+/// Whether \p A is one parameter alone ({ [] -> [(n)] }); its name then.
+static std::optional<std::string> soleParameter(const isl::aff &A) {
+  if (isl_aff_dim(A.get(), isl_dim_div) != 0)
+    return std::nullopt;
+  isl::val C = isl::manage(isl_aff_get_constant_val(A.get()));
+  if (!C.is_zero())
+    return std::nullopt;
+  std::optional<std::string> Found;
+  int N = isl_aff_dim(A.get(), isl_dim_param);
+  for (int Pos = 0; Pos < N; ++Pos) {
+    isl::val V =
+        isl::manage(isl_aff_get_coefficient_val(A.get(), isl_dim_param, Pos));
+    if (V.is_zero())
+      continue;
+    if (!V.is_one() || Found)
+      return std::nullopt;
+    Found = isl_aff_get_dim_name(A.get(), isl_dim_param, Pos);
+  }
+  return Found;
+}
+
+std::map<std::string, long> Kernel::sizesFromShapes(
+    const std::map<std::string, std::vector<long>> &Shapes) const {
+  auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
+  const loopy::Kernel &K = B->kernels()[kernelIndex(*B, P->Name)];
+  std::map<std::string, long> Sizes;
+  std::map<std::string, std::string> From; // where each size was read
+  for (const auto &[Name, Shape] : Shapes) {
+    const Argument *A = K.findArg(Name);
+    if (!A || !A->isArray())
+      throw Error("kernel " + quote(K.Name) + " has no array argument " +
+                  quote(Name));
+    if (Shape.size() != A->rank())
+      throw Error("array " + quote(Name) + " of kernel " + quote(K.Name) +
+                  " has " + std::to_string(A->rank()) + " dimensions, not " +
+                  std::to_string(Shape.size()));
+    for (unsigned D = 0; D < A->rank(); ++D) {
+      std::optional<std::string> Param = soleParameter(A->Shape[D]);
+      if (!Param || P->Fixed.count(*Param))
+        continue;
+      std::string Where = quote(Name) + "'s dimension " + std::to_string(D);
+      auto [It, New] = Sizes.emplace(*Param, Shape[D]);
+      if (New)
+        From[*Param] = Where;
+      else if (It->second != Shape[D])
+        throw Error("size " + quote(*Param) + " of kernel " + quote(K.Name) +
+                    " is " + std::to_string(It->second) + " by " +
+                    From[*Param] + " but " + std::to_string(Shape[D]) + " by " +
+                    Where);
+    }
+  }
+  return Sizes;
+}
+
+//===----------------------------------------------------------------------===//
+// SizedKernel
+//===----------------------------------------------------------------------===//
+
+struct SizedKernel::Impl {
+  Kernel K;
+  TuneSettings Settings;
+  mutable std::mutex M;
+  std::map<std::map<std::string, long>, std::unique_ptr<TunedKernel>> Tuned;
+};
+
+SizedKernel::SizedKernel(Kernel K, TuneSettings S)
+    : P(new Impl{std::move(K), std::move(S), {}, {}}) {}
+SizedKernel::SizedKernel(SizedKernel &&) noexcept = default;
+SizedKernel &SizedKernel::operator=(SizedKernel &&) noexcept = default;
+SizedKernel::~SizedKernel() = default;
+
+const TunedKernel &SizedKernel::at(const std::map<std::string, long> &Sizes) {
+  // Tuning holds the lock: two threads wanting one new size tune it once.
+  std::lock_guard<std::mutex> L(P->M);
+  auto It = P->Tuned.find(Sizes);
+  if (It != P->Tuned.end())
+    return *It->second;
+  Kernel At = P->K;
+  for (const auto &[Name, V] : Sizes)
+    At.fix(Name, V);
+  auto T = std::make_unique<TunedKernel>(At.tune(P->Settings));
+  return *P->Tuned.emplace(Sizes, std::move(T)).first->second;
+}
+
+void SizedKernel::launch(
+    const std::vector<std::pair<ArrayArg, std::vector<long>>> &Arrays,
+    const std::map<std::string, double> &Scalars, void *Stream) {
+  std::map<std::string, std::vector<long>> Shapes;
+  std::vector<ArrayArg> Typed;
+  for (const auto &[A, Shape] : Arrays) {
+    Shapes[A.Name] = Shape;
+    Typed.push_back(A);
+  }
+  const TunedKernel &T = at(P->K.sizesFromShapes(Shapes));
+  for (const ArgumentInfo &I : T.arguments())
+    if (Shapes.count(I.Name) && Shapes[I.Name] != I.Shape)
+      throw Error("array " + quote(I.Name) + " of kernel " +
+                  quote(P->K.name()) +
+                  " does not have the extents its sizes give it");
+  T.launch(Typed, Scalars, Stream);
+}
+
+std::size_t SizedKernel::size() const {
+  std::lock_guard<std::mutex> L(P->M);
+  return P->Tuned.size();
 }
 
 //===----------------------------------------------------------------------===//
@@ -367,6 +662,32 @@ double TunedKernel::tuningSeconds() const {
 
 double TunedKernel::flops() const { return P->Result.Work.Flops; }
 double TunedKernel::bytes() const { return P->Result.Work.bytes(); }
+const std::vector<ArgumentInfo> &TunedKernel::arguments() const {
+  return P->Arguments;
+}
+const std::map<std::string, long> &TunedKernel::parameterValues() const {
+  return P->Params;
+}
+
+void TunedKernel::launch(const std::vector<ArrayArg> &Arrays,
+                         const std::map<std::string, double> &Scalars,
+                         void *Stream) const {
+  std::map<std::string, DevicePtr> Pointers;
+  for (const ArrayArg &A : Arrays) {
+    auto I =
+        std::find_if(P->Arguments.begin(), P->Arguments.end(),
+                     [&](const ArgumentInfo &I) { return I.Name == A.Name; });
+    if (I == P->Arguments.end() || I->ArgKind != ArgumentInfo::Kind::Array)
+      throw Error(quote(A.Name) +
+                  " is not an array argument of the tuned kernel");
+    if (I->DType != A.DType)
+      throw Error("array " + quote(A.Name) + " is given as " + A.DType +
+                  " but the kernel declares " + I->DType);
+    if (!Pointers.emplace(A.Name, A.Pointer).second)
+      throw Error("array " + quote(A.Name) + " is given twice");
+  }
+  launch(Pointers, Scalars, Stream);
+}
 
 void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
                          const std::map<std::string, double> &Scalars,

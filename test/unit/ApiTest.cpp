@@ -23,6 +23,115 @@ TEST(Api, ParseErrorsReadLikeDiagnostics) {
   }
 }
 
+TEST(Api, ErrorsCarryTheFirstErrorsLocation) {
+  try {
+    loopy::api::Source::fromString("kernel k(n: index; a: out f32[n]) {\n"
+                                   "  domain { [i] : 0 <= i < n }\n"
+                                   "  a[i] = b[i];\n}\n",
+                                   "dir:with:colons/k.loop");
+    FAIL() << "no error";
+  } catch (loopy::api::Error &E) {
+    EXPECT_EQ(E.file(), "dir:with:colons/k.loop");
+    EXPECT_EQ(E.line(), 3u);
+    EXPECT_EQ(E.column(), 10u);
+    EXPECT_EQ(E.message(), "use of undeclared array 'b'; did you mean 'a'?");
+  }
+  // An error that concerns no source text: no location, the message whole.
+  loopy::api::Error E("kernel 'k' has no index parameter 'q'");
+  EXPECT_EQ(E.file(), "");
+  EXPECT_EQ(E.line(), 0u);
+  EXPECT_EQ(E.message(), "kernel 'k' has no index parameter 'q'");
+  EXPECT_EQ(loopy::api::Error("error: cannot open 'x'").message(),
+            "cannot open 'x'");
+}
+
+TEST(Api, ArgumentShapesAtTheSizesKnown) {
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  K.fix("n", 64);
+  std::vector<loopy::api::ArgumentInfo> As = K.arguments();
+  ASSERT_EQ(As.size(), 5u);
+  EXPECT_EQ(As[0].ArgKind, loopy::api::ArgumentInfo::Kind::Index);
+  loopy::api::ArgumentInfo A = As[2];
+  EXPECT_EQ(A.Name, "a");
+  EXPECT_EQ(A.DType, "f32");
+  EXPECT_EQ(A.ElementBytes, 4u);
+  EXPECT_EQ(A.Mode, "in");
+  // m has no value: its extent, the strides and the size are unknown.
+  EXPECT_EQ(A.Shape, (std::vector<long>{64, -1}));
+  EXPECT_EQ(A.Strides, (std::vector<long>{-1, -1}));
+  EXPECT_EQ(A.Elements, -1);
+  K.set("m", 32);
+  A = K.arguments()[2];
+  EXPECT_EQ(A.Shape, (std::vector<long>{64, 32}));
+  EXPECT_EQ(A.Strides, (std::vector<long>{32, 1}));
+  EXPECT_EQ(A.Elements, 64 * 32);
+  EXPECT_EQ(K.arguments()[4].Mode, "out");
+}
+
+TEST(Api, CompileNeedsNoGpu) {
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  K.fix("n", 256).fix("m", 256);
+  std::vector<loopy::api::VariantInfo> Vs = K.variants();
+  ASSERT_GE(Vs.size(), 2u);
+  loopy::api::CompiledVariant Ptx = K.compile(Vs[1].Schedule, "sm_90", true);
+  EXPECT_EQ(Ptx.Schedule, Vs[1].Schedule);
+  EXPECT_EQ(Ptx.Arch, "sm_90");
+  EXPECT_NE(Ptx.Cuda.find("// schedule: " + Vs[1].Schedule + "\n"),
+            std::string::npos);
+  EXPECT_NE(Ptx.Binary.find(".entry matvec"), std::string::npos);
+  EXPECT_NE(Ptx.Binary.find(".target sm_90"), std::string::npos);
+  loopy::api::CompiledVariant Cubin = K.compile("", "sm_90");
+  EXPECT_EQ(Cubin.Schedule, Vs[0].Schedule);
+  EXPECT_EQ(Cubin.Binary.compare(0, 4,
+                                 "\x7f"
+                                 "ELF"),
+            0);
+}
+
+TEST(Api, SizesFromShapes) {
+  auto K = loopy::api::Source::fromString(Matvec).kernel();
+  std::map<std::string, long> Sizes =
+      K.sizesFromShapes({{"a", {300, 200}}, {"x", {200}}});
+  EXPECT_EQ(Sizes, (std::map<std::string, long>{{"n", 300}, {"m", 200}}));
+  // A fixed size is left out; arrays that disagree are an error.
+  K.fix("n", 300);
+  EXPECT_EQ(K.sizesFromShapes({{"a", {300, 200}}}),
+            (std::map<std::string, long>{{"m", 200}}));
+  try {
+    K.sizesFromShapes({{"a", {300, 200}}, {"x", {100}}});
+    FAIL() << "no error";
+  } catch (loopy::api::Error &E) {
+    EXPECT_EQ(E.message(), "size 'm' of kernel 'matvec' is 200 by 'a''s "
+                           "dimension 1 but 100 by 'x''s dimension 0");
+  }
+  EXPECT_THROW(K.sizesFromShapes({{"a", {300}}}), loopy::api::Error);
+  EXPECT_THROW(K.sizesFromShapes({{"n", {300}}}), loopy::api::Error);
+}
+
+TEST(Api, TypedArguments) {
+  float *F = nullptr;
+  const double *D = nullptr;
+  EXPECT_EQ(loopy::api::arg("a", F).DType, "f32");
+  EXPECT_EQ(loopy::api::arg("b", D).DType, "f64");
+  EXPECT_EQ(loopy::api::arg("c", static_cast<std::int64_t *>(nullptr)).DType,
+            "i64");
+  EXPECT_EQ(loopy::api::arg("c", F).Name, "c");
+}
+
+TEST(Api, SizedKernelTunesOnFirstUse) {
+  // Without a GPU the first use at a size says so, and nothing is kept.
+  loopy::api::SizedKernel S(loopy::api::Source::fromString(Matvec).kernel());
+  EXPECT_EQ(S.size(), 0u);
+  try {
+    S.at({{"n", 64}, {"m", 64}});
+  } catch (loopy::api::Error &E) {
+    EXPECT_NE(E.message().find("GPU"), std::string::npos) << E.what();
+    EXPECT_EQ(S.size(), 0u);
+    return;
+  }
+  EXPECT_EQ(S.size(), 1u);
+}
+
 TEST(Api, ParametersAndTheirChecks) {
   auto K = loopy::api::Source::fromString(Matvec).kernel();
   EXPECT_EQ(K.name(), "matvec");
