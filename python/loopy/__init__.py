@@ -295,10 +295,14 @@ def _launch_view(a):
 
 def _current_stream(arrays):
     """The current CUDA stream of the library the first array comes from
-    (PyTorch or CuPy), as an integer; 0 (the default stream) otherwise."""
+    (PyTorch or CuPy), as an integer; 0 (the default stream) otherwise.
+    An array in host memory names no stream: the launch refuses it with
+    the argument's name."""
     for a in arrays:
         mod = type(a).__module__.split(".")[0]
         if mod == "torch":
+            if a.device.type != "cuda":
+                continue
             import torch
 
             return torch.cuda.current_stream(a.device).cuda_stream

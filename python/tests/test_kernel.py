@@ -229,3 +229,18 @@ def test_cuda_array_interface_view():
     assert loopy._launch_view(_CudaArrayInterface((4,), "<f2"))[4] == "f16"
     shaped = _Shaped(3)
     assert loopy._launch_view(shaped) is shaped
+
+
+def test_host_tensor_names_no_stream():
+    """An array in host memory names no stream, so the launch reaches the
+    module's check, which refuses it by name (PyTorch itself would raise on
+    asking for a CPU tensor's stream)."""
+
+    class Device:
+        type = "cpu"
+
+    class HostTensor:
+        device = Device()
+
+    HostTensor.__module__ = "torch"
+    assert loopy._current_stream([HostTensor()]) == 0
