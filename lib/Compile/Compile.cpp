@@ -148,13 +148,14 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 //===----------------------------------------------------------------------===//
 
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
-                                            const PlannerOptions &Opts) {
+                                            const PlannerOptions &Opts,
+                                            SpaceSize *Analysed) {
   return underQuota<std::vector<Variant>>(
       K.Domain.ctx().get(), Opts.IslMaxOperations,
       "planning kernel " + quote(K.Name),
       [&]() -> Expected<std::vector<Variant>> {
         std::string Error;
-        std::vector<Variant> Vs = planKernel(K, Opts, Error);
+        std::vector<Variant> Vs = planKernel(K, Opts, Error, Analysed);
         if (Vs.empty())
           return Failure::user("cannot schedule kernel " + quote(K.Name) +
                                ": " + Error);

@@ -180,10 +180,11 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
 
 /// --emit=variants for \p K.
 void listVariants(const Kernel &K, const std::vector<Variant> &Vs,
-                  const PlannerOptions &Opts, std::ostream &OS) {
+                  const PlannerOptions &Opts, const SpaceSize &Size,
+                  std::ostream &OS) {
   OS << "# kernel " << K.Name << ": " << Vs.size()
      << " variants, best first by the static cost model\n";
-  if (SpaceSize Size = planSpaceSize(K, Opts); Size.Analysed < Size.Shapes)
+  if (Size.Analysed < Size.Shapes)
     OS << "# a spread of the space: isl analysed " << Size.Analysed << " of its "
        << Size.Shapes << " schedule shapes (--plan-limit="
        << Opts.MaxAnalyses << ")\n";
@@ -219,13 +220,14 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
       continue;
     if (Opts.Emit == EmitKind::Variants ||
         (Opts.AllVariants && Opts.Emit != EmitKind::PTX)) {
-      auto Planned = planVariants(K, Opts.Planner);
+      SpaceSize Analysed;
+      auto Planned = planVariants(K, Opts.Planner, &Analysed);
       if (!Planned)
         return report(Diags, K.Loc, Planned.takeFailure());
       const std::vector<Variant> &Vs = *Planned;
       if (Opts.Emit == EmitKind::Variants) {
         if (!AsJson)
-          listVariants(K, Vs, Opts.Planner, OS);
+          listVariants(K, Vs, Opts.Planner, Analysed, OS);
         for (size_t I = 0; AsJson && I < Vs.size(); ++I)
           Rows.push_back(variantJson(K, Vs[I], I));
         continue;

@@ -26,6 +26,7 @@
 #include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/MergeIndices.h"
 #include "loopy/Planner/Planner.h"
+#include "loopy/Support/Isl.h"
 
 #include <isl/ctx.h>
 
@@ -464,14 +465,17 @@ static bool computeFiguresCached(const Kernel &K, const Statement &S,
   // isl's operations quota, where the caller set one, bounds each
   // schedule's analysis: planning a kernel analyses hundreds.
   auto Analyze = [&] {
-    isl_ctx_reset_operations(K.Domain.ctx().get());
+    if (!Cache)
+      isl_ctx_reset_operations(K.Domain.ctx().get());
     return analyzeStatement(K, S, Sch, Isl, Memo);
   };
   if (Cache) {
     std::string Key = figuresKey(Sch);
     auto It = Cache->find(Key);
-    if (It == Cache->end())
-      It = Cache->emplace(Key, Analyze()).first;
+    if (It == Cache->end()) {
+      Error = "not analysed";
+      return false;
+    }
     LF = &It->second;
   } else {
     LF = &Own.emplace(Analyze());
@@ -570,19 +574,34 @@ static std::set<std::string> analysisKeys(const std::vector<Candidate> &Candidat
 /// analyse them all: those of lowest stableHash, a spread over the whole
 /// space that depends on the keys alone -- not on the order of enumeration,
 /// the machine or the time taken.
-static std::set<std::string> chooseKeys(std::set<std::string> Keys, size_t Share) {
-  if (Keys.size() <= Share)
-    return Keys;
+static std::vector<std::string> chooseKeys(const std::set<std::string> &Keys,
+                                           size_t Share) {
   std::vector<std::pair<uint64_t, const std::string *>> ByHash;
   for (const std::string &Key : Keys)
     ByHash.push_back({stableHash(Key), &Key});
   std::sort(ByHash.begin(), ByHash.end(), [](const auto &A, const auto &B) {
     return A.first != B.first ? A.first < B.first : *A.second < *B.second;
   });
-  std::set<std::string> Out;
-  for (size_t I = 0; I < Share; ++I)
-    Out.insert(*ByHash[I].second);
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Share && I < ByHash.size(); ++I)
+    Out.push_back(*ByHash[I].second);
   return Out;
+}
+
+/// isl's operations (tableau pivots) that an analysis counts for in the plan
+/// limit's measure of work. The examples' and the zoo's analyses average
+/// under it (matmul's 3360 fit in 1000 each but for 1537 of them); domains
+/// with holes and pieces take up to twenty times as many.
+constexpr unsigned long OperationsPerAnalysis = 3000;
+
+/// isl's operations that planning may spend on a space of \p Share
+/// analyses (0: no bound): its share of the plan limit in the measure
+/// above, within --isl-max-operations.
+static unsigned long spaceOperations(const PlannerOptions &Opts, size_t Share) {
+  unsigned long Ops = Opts.MaxAnalyses ? Share * OperationsPerAnalysis : 0;
+  if (Opts.IslMaxOperations && (!Ops || Opts.IslMaxOperations < Ops))
+    Ops = Opts.IslMaxOperations;
+  return Ops;
 }
 
 namespace {
@@ -623,7 +642,8 @@ static std::vector<size_t> shareAnalyses(const std::vector<size_t> &Keys,
 /// The variants of one view of a kernel, best first.
 static std::vector<Variant> planStatements(const PlannedView &View,
                                            const PlannerOptions &Opts,
-                                           std::string &Error) {
+                                           std::string &Error,
+                                           SpaceSize &Size) {
   const Kernel &K = *View.K;
   // Rank each statement's schedules on their own.
   std::vector<std::vector<std::pair<Schedule, Figures>>> Per;
@@ -640,12 +660,50 @@ static std::vector<Variant> planStatements(const PlannedView &View,
     size_t LeftOut = 0, Space = 0;
     auto Keep = [&](std::vector<Candidate> Candidates) {
       std::set<std::string> Keys = analysisKeys(Candidates);
-      std::set<std::string> Chosen = chooseKeys(Keys, View.Shares[SI]);
-      LeftOut += Keys.size() - Chosen.size();
+      std::vector<std::string> Chosen = chooseKeys(Keys, View.Shares[SI]);
       Space += Keys.size();
+      // The analyses, in the order of chooseKeys: the first within
+      // --isl-max-operations alone, so that every statement has one, the
+      // others until the space's share of the plan limit's work is spent --
+      // a spread of the space however far they go.
+      std::map<std::string, const Schedule *> First;
+      for (const Candidate &C : Candidates)
+        First.emplace(figuresKey(C.Sch), &C.Sch);
+      isl_ctx *Ctx = K.Domain.ctx().get();
+      size_t Done = 0;
+      auto Analyse = [&](IslMaxOperationsGuard &Budget) {
+        const std::string &Key = Chosen[Done];
+        std::optional<Expected<LoweringFigures>> R;
+        try {
+          R.emplace(analyzeStatement(K, S, *First.at(Key), &Isl, &Memo));
+        } catch (isl::exception &E) {
+          if (!dynamic_cast<isl::exception_quota *>(&E) &&
+              !Budget.hasQuotaExceeded())
+            throw;
+        }
+        if (!R || Budget.hasQuotaExceeded())
+          return false;
+        Cache.emplace(Key, std::move(*R));
+        ++Done;
+        return true;
+      };
+      if (!Chosen.empty()) {
+        IslMaxOperationsGuard Budget(Ctx, Opts.IslMaxOperations);
+        if (!Analyse(Budget))
+          isl::exception::throw_error(
+              isl_error_quota, "the operations quota ran out in planning",
+              __FILE__, __LINE__);
+      }
+      {
+        IslMaxOperationsGuard Budget(
+            Ctx, spaceOperations(Opts, View.Shares[SI]));
+        while (Done < Chosen.size() && Analyse(Budget))
+          ;
+      }
+      LeftOut += Keys.size() - Done;
       for (Candidate &C : Candidates) {
         Schedule &Sch = C.Sch;
-        if (Chosen.size() < Keys.size() && !Chosen.count(figuresKey(Sch)))
+        if (!Cache.count(figuresKey(Sch)))
           continue;
         Figures F;
         std::string Reason;
@@ -679,6 +737,8 @@ static std::vector<Variant> planStatements(const PlannedView &View,
     for (int Axes = 2; Legal.empty() && PastGridLimit && Axes >= 0; --Axes)
       if (static_cast<size_t>(Axes) < S.OutputIndices.size())
         Keep(enumerateFewerAxes(K, S, Opts, Axes));
+    Size.Shapes += Space;
+    Size.Analysed += Space - LeftOut;
     if (Legal.empty()) {
       Error = "no schedule of statement " + S.Name + " fits the constraints" +
               Why.summary();
@@ -765,27 +825,16 @@ static void planViews(const Kernel &K, const PlannerOptions &Opts,
       Views[I].Shares.push_back(DerivedShares[Next++]);
 }
 
-SpaceSize planSpaceSize(const Kernel &K, const PlannerOptions &Opts) {
-  PlannedViews P;
-  planViews(K, Opts, P);
-  SpaceSize Size;
-  for (const PlannedView &V : P.Views)
-    for (size_t I = 0; I < V.Keys.size(); ++I) {
-      Size.Shapes += V.Keys[I];
-      Size.Analysed += V.Shares[I];
-    }
-  return Size;
-}
-
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
-                                std::string &Error) {
+                                std::string &Error, SpaceSize *Analysed) {
   PlannedViews P;
   planViews(K, Opts, P);
   const std::vector<PlannedView> &Views = P.Views;
-  std::vector<Variant> Out = planStatements(Views[0], Opts, Error);
+  SpaceSize Size;
+  std::vector<Variant> Out = planStatements(Views[0], Opts, Error, Size);
   for (size_t I = 1; I < Views.size(); ++I) {
     std::string Unused;
-    for (Variant &V : planStatements(Views[I], Opts, Unused)) {
+    for (Variant &V : planStatements(Views[I], Opts, Unused, Size)) {
       (Views[I].Fused ? V.Fuse : V.Merge) = Views[I].Tag;
       V.Name = Views[I].Tag + " " + V.Name;
       Out.push_back(std::move(V));
@@ -796,6 +845,8 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
   std::stable_sort(Out.begin(), Out.end(), [](const Variant &A, const Variant &B) {
     return A.Cost < B.Cost;
   });
+  if (Analysed)
+    *Analysed = Size;
   return Out;
 }
 

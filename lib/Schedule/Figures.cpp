@@ -130,7 +130,9 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
     Base.Pipelined = false;
     std::unique_ptr<FiguresMemo::Entry> &Slot =
         Memo->Entries[Base.str(K, S)];
-    if (!Slot) {
+    // An entry that neither failed nor was mapped was cut short by isl's
+    // operations quota: it is made again.
+    if (!Slot || (!Slot->M && !Slot->Failed && !Slot->Empty)) {
       Slot = std::make_unique<FiguresMemo::Entry>();
       Slot->Base = std::move(Base);
       mapAndBound(K, S, C, *Slot);

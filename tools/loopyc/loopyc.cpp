@@ -226,8 +226,8 @@ void addOptions(cxxopts::Options &Options) {
                      "kernel opted in (sm_90 allows 232448)",
        cxxopts::value<long>()->default_value("49152"), "BYTES")
       ("plan-limit", "at most this many schedules analysed with isl per "
-                     "kernel; a larger space is sampled alike on every run "
-                     "(0: no limit)",
+                     "kernel, and isl's work in proportion; a larger space "
+                     "is sampled alike on every run (0: no limit)",
        cxxopts::value<long>()->default_value("6000"), "N");
   Options.add_options("Other")
       ("j,jobs", "threads that lower, compile and run variants (0: one per "
@@ -237,7 +237,9 @@ void addOptions(cxxopts::Options &Options) {
                 "error is a terminal and NO_COLOR is unset; the default), "
                 "always or never",
        cxxopts::value<std::string>(), "WHEN")
-      ("isl-max-operations", "bound on isl's work per run (0: unlimited)",
+      ("isl-max-operations", "bound on isl's work in the checks, in "
+                             "planning each statement and in lowering each "
+                             "variant (0: unlimited)",
        cxxopts::value<unsigned long>()->default_value("20000000"), "N")
       ("h,help", "print this help and exit")
       ("version", "print the version and the commit it was built from, and "

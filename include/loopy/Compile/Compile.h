@@ -102,9 +102,12 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 /// The planner's variants of \p K, best first; a user Failure ("cannot
 /// schedule kernel 'K': why") where no statement can be scheduled, or
 /// where isl runs past Opts.IslMaxOperations (counted afresh for each
-/// schedule analysed), naming --isl-max-operations.
+/// statement's space) before one schedule of a statement is analysed,
+/// naming --isl-max-operations. \p Analysed, where given, says how much of
+/// the space was analysed within --plan-limit.
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
-                                            const PlannerOptions &Opts);
+                                            const PlannerOptions &Opts,
+                                            SpaceSize *Analysed = nullptr);
 
 /// True if \p Name, a --variant value, is a schedule string, which needs
 /// no enumeration; false for a rank in the planner's list or "" (the best

@@ -65,19 +65,21 @@ struct Variant {
   double Cost = 0;
 };
 
-/// Every legal variant of \p K, best first. \p Error is set, and the result
-/// empty, if no statement can be scheduled.
-std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
-                                std::string &Error);
-
-/// How much of \p K's space planning analyses: the distinct schedule shapes
-/// isl is asked about (one analysis serves the schedules that differ only
-/// in how threads split a tile), and those --plan-limit lets it analyse.
+/// How much of a kernel's space planning analysed: the distinct schedule
+/// shapes isl is asked about (one analysis serves the schedules that split
+/// a tile among threads and registers differently), and those it analysed
+/// within --plan-limit.
 struct SpaceSize {
   size_t Shapes = 0;
   size_t Analysed = 0;
 };
-SpaceSize planSpaceSize(const Kernel &K, const PlannerOptions &Opts);
+
+/// Every legal variant of \p K, best first. \p Error is set, and the result
+/// empty, if no statement can be scheduled. \p Analysed, where given, says
+/// how much of the space was analysed.
+std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
+                                std::string &Error,
+                                SpaceSize *Analysed = nullptr);
 
 /// The figures of \p Sch for \p S, computed with isl (footprints, grid).
 /// Returns false with \p Error set if the schedule cannot be realised.
