@@ -10,6 +10,7 @@
 #include "loopy/Support/Isl.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Preprocessor.h"
 
@@ -38,8 +39,11 @@ public:
       while (Requests[I].DistGroup && E < Requests.size() &&
              Requests[E].DistGroup == Requests[I].DistGroup)
         ++E;
-      liftGroup({Requests.begin() + I, Requests.begin() + E}, Ctx, R,
-                Isl.get());
+      if (E == I + 1 && !Requests[I].StmtSplit.empty())
+        liftOrSplit(Requests[I], Ctx, R, Isl.get());
+      else
+        liftGroup({Requests.begin() + I, Requests.begin() + E}, Ctx, R,
+                  Isl.get());
       I = E;
     }
   }
@@ -51,12 +55,40 @@ private:
   void liftGroup(const std::vector<KernelRequest> &Parts,
                  clang::ASTContext &Ctx, Reporter &R, isl::ctx Isl);
 
+  /// Lifts the nest of \p K whole where it lifts without an error, and
+  /// otherwise its parts split by statement (KernelRequest::StmtSplit),
+  /// whose errors are the ones reported.
+  void liftOrSplit(const KernelRequest &K, clang::ASTContext &Ctx,
+                   Reporter &R, isl::ctx Isl);
+
   std::map<std::string, clang::SourceLocation> Seen;
 
   std::string Only;
   ExtractResult &Result;
   std::unique_ptr<std::vector<LoopyPragma>> Pragmas;
 };
+
+void ExtractConsumer::liftOrSplit(const KernelRequest &K,
+                                  clang::ASTContext &Ctx, Reporter &R,
+                                  isl::ctx Isl) {
+  // A trial with the diagnostics dropped; the result and the names seen
+  // are restored after it.
+  clang::DiagnosticsEngine &D = Ctx.getDiagnostics();
+  clang::DiagnosticsEngine Quiet(D.getDiagnosticIDs(),
+                                 &D.getDiagnosticOptions(),
+                                 new clang::IgnoringDiagConsumer(), true);
+  Quiet.setSourceManager(&Ctx.getSourceManager());
+  Reporter QuietR(Quiet);
+  ExtractResult Saved = Result;
+  std::map<std::string, clang::SourceLocation> SavedSeen = Seen;
+  liftGroup({K}, Ctx, QuietR, Isl);
+  Result = Saved;
+  Seen = SavedSeen;
+  if (!Quiet.hasErrorOccurred())
+    liftGroup({K}, Ctx, R, Isl);
+  else
+    liftGroup(K.StmtSplit, Ctx, R, Isl);
+}
 
 void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
                                 clang::ASTContext &Ctx, Reporter &R,
@@ -135,8 +167,30 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   try {
     // The parts as lifted: their dependences decide whether they may run
     // one after another; then the parts that fuse, fused.
+    // The parts of a nest split by statement run in the order that
+    // their dependences allow.
+    bool Ordered = false;
+    if (!Lead.StmtSplitLoops.empty() && Lifted.size() == Parts.size()) {
+      std::vector<const LiftedKernel *> Ptrs;
+      for (LiftedKernel &K : Lifted) {
+        inferAssumptions(K, Isl, R);
+        inferShapes(K, Isl, R);
+        Ptrs.push_back(&K);
+      }
+      std::vector<size_t> Order = orderStatementParts(
+          Ptrs, Lead.StmtSplitLoops, Lead.SharedNames, Ctx, Isl, R);
+      std::vector<LiftedKernel> L2;
+      std::vector<KernelRequest> R2;
+      for (size_t I : Order) {
+        L2.push_back(std::move(Lifted[I]));
+        R2.push_back(std::move(Reqs[I]));
+      }
+      Lifted = std::move(L2);
+      Reqs = std::move(R2);
+      Ordered = true;
+    }
     std::vector<LiftedKernel> Fused = Lifted;
-    if (Reqs.size() > 1) {
+    if (Reqs.size() > 1 && !Ordered) {
       std::vector<DistributedPart> Checked;
       for (size_t I = 0; I < Lifted.size(); ++I) {
         inferAssumptions(Lifted[I], Isl, R);
