@@ -28,7 +28,7 @@ void symm_rows(int m, int n, double alpha, double beta,
       C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * acc;
     }
 }
-// CHECK-LABEL: # part 1 of 2 of 'symm_rows', its loops over 'i', 'j' on line [[#]] distributed: the host runs the parts in this order
+// CHECK-LABEL: # part 1 of 2 of 'symm_rows', its loops over 'i', 'j' on line [[#]] split by statement, in the order of their dependences: the host runs the parts in this order
 // CHECK-NEXT:  kernel symm_rows_0(
 // CHECK:         domain { [i, j, k] : 1 <= i < m and 0 <= j < n and 0 <= k < i }
 // CHECK-NEXT:    C[i, j] = beta * C[i, j] + alpha * B[i, j] * A[i, i] + alpha * sum(k, B[k, j] * A[i, k]);

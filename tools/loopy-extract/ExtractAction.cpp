@@ -129,6 +129,11 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
       return N + "the body of its loops over " + Loops + " on line " +
              std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
              ", which stay on the host: it runs the parts in this order";
+    if (!Split->StmtSplitLoops.empty())
+      return N + "its loops over " + Loops + " on line " +
+             std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
+             " split by statement, in the order of their dependences: the "
+             "host runs the parts in this order";
     return N + "its loops over " + Loops + " on line " +
            std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
            " distributed: the host runs the parts in this order";
