@@ -15,10 +15,45 @@
 #include "clang/Lex/Preprocessor.h"
 
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace loopy::extract {
 
 namespace {
+
+/// Passes diagnostics on to \p Next, each (level, place and text) once:
+/// the parts of a nest split by statement each lift the statements that
+/// set scalars beside the loops, which report their errors once per part.
+/// The notes of a diagnostic left out are left out too.
+class OnceConsumer : public clang::DiagnosticConsumer {
+public:
+  explicit OnceConsumer(clang::DiagnosticConsumer &Next) : Next(Next) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level L,
+                        const clang::Diagnostic &Info) override {
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    if (L == clang::DiagnosticsEngine::Note) {
+      if (!Dropped)
+        Next.HandleDiagnostic(L, Info);
+      return;
+    }
+    Dropped = !Seen.insert({static_cast<int>(L),
+                            Info.getLocation().getRawEncoding(),
+                            std::string(Text)})
+                   .second;
+    if (!Dropped) {
+      DiagnosticConsumer::HandleDiagnostic(L, Info);
+      Next.HandleDiagnostic(L, Info);
+    }
+  }
+
+private:
+  clang::DiagnosticConsumer &Next;
+  std::set<std::tuple<int, unsigned, std::string>> Seen;
+  bool Dropped = false;
+};
 
 class ExtractConsumer : public clang::ASTConsumer {
 public:
@@ -84,10 +119,19 @@ void ExtractConsumer::liftOrSplit(const KernelRequest &K,
   liftGroup({K}, Ctx, QuietR, Isl);
   Result = Saved;
   Seen = SavedSeen;
-  if (!Quiet.hasErrorOccurred())
+  if (!Quiet.hasErrorOccurred()) {
     liftGroup({K}, Ctx, R, Isl);
+    return;
+  }
+  clang::DiagnosticConsumer *Client = D.getClient();
+  std::unique_ptr<clang::DiagnosticConsumer> Owned = D.takeClient();
+  OnceConsumer Once(*Client);
+  D.setClient(&Once, false);
+  liftGroup(K.StmtSplit, Ctx, R, Isl);
+  if (Owned)
+    D.setClient(Owned.release(), true);
   else
-    liftGroup(K.StmtSplit, Ctx, R, Isl);
+    D.setClient(Client, false);
 }
 
 void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
