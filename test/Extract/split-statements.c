@@ -87,4 +87,25 @@ void shift_rows(int n, double x[restrict n], double y[restrict n],
 // CHECK-LABEL: kernel shift_rows_1(
 // CHECK:         w[i] = y[i + 1] + x[i];
 
+/* The same under a time loop, which stays on the host: the host runs
+   the two parts, in their order, once per step. */
+#pragma loopy kernel
+void shift_steps(int tsteps, int n, double x[restrict n],
+                 double w[restrict n], double y[n])
+{
+  int t, i;
+  for (t = 0; t < tsteps; t++)
+    for (i = 0; i < n - 1; i++) {
+      w[i] = y[i + 1] + x[i];
+      x[i + 1] = 3.0 * y[i] + 0.5 * x[i + 1];
+    }
+}
+// CHECK:       # inside the loops over 't', which stay on the host: it runs once per iteration of them
+// CHECK-NEXT:  # part 1 of 2 of 'shift_steps'
+// CHECK-NEXT:  kernel shift_steps_0(
+// CHECK:         x[i + 1] = 3 * y[i] + 0.5 * x[i + 1];
+// CHECK:       # part 2 of 2 of 'shift_steps'
+// CHECK-NEXT:  kernel shift_steps_1(
+// CHECK:         w[i] = y[i + 1] + x[i];
+
 // OCL: passed, 0 failed
