@@ -9,6 +9,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <optional>
 #include <set>
@@ -608,6 +609,9 @@ orderStatementParts(const std::vector<const LiftedKernel *> &Parts,
                     const std::vector<std::string> &SharedNames,
                     clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
   size_t N = Parts.size();
+  for (const LiftedKernel *P : Parts)
+    assert(P->Loops.size() == Loops.size() &&
+           "a part split by statement keeps every loop of its nest");
   std::vector<std::vector<std::optional<Dependence>>> Edge(
       N, std::vector<std::optional<Dependence>>(N));
   std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));
