@@ -5,6 +5,10 @@
 // temporary. Written for this test.
 
 // symm's shape: the update of the rows above row i, through a temporary.
+// Its statements split into two kernels, the update of row i first (see
+// split-statements.c), but that update adds a sum over k < i, which has
+// no term in row 0: a .loop statement writes no element where its
+// reduction's range is empty.
 #pragma loopy kernel
 void symm_full_like(int m, int n, double alpha, double beta,
                     double C[restrict m][n], double A[m][m], double B[m][n])
@@ -21,7 +25,8 @@ void symm_full_like(int m, int n, double alpha, double beta,
       C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * temp2;
     }
 }
-// CHECK: reject-polybench-c89.c:[[@LINE-3]]:7: error: 'C[i][j]' writes 'C' at another element than 'C[k][j]', which the loop nest also accesses, so its iterations depend on each other: the iteration (i = 1, j = 0) writes the element that the iteration (j = 0, k = 1) writes when m = 3, n = 1; write the results to a separate array
+// CHECK: reject-polybench-c89.c:[[@LINE-3]]:7: error: 'C[i][j]' is written where the loop over 'k' runs zero times (at i = 0, j = 0 with m = 1, n = 1); the lifted kernel would skip that write: move it into the loop or make the loop run at least once
+// CHECK: reject-polybench-c89.c:[[@LINE-8]]:7: note: the loop over 'k' is here
 
 // An LU-like update of the lower triangle through a temporary.
 #pragma loopy kernel

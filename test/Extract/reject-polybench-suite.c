@@ -64,4 +64,27 @@ void rows_carried(int n, int m, double x[n][m], double z[restrict n][m],
 }
 // CHECK: reject-polybench-suite.c:[[#@LINE-5]]:26: error: 'z[i - 1][p]' reads 'z' at the element that 'z[i][p]' writes in an earlier iteration of the loops over 'i': the iteration (i = 2) reads what the iteration (i = 1) writes when m = 1, n = 3; these loops carry the dependence, and their body overwrites an element in each of their iterations, so they can be neither kernel loops nor split into one kernel per part
 // CHECK: reject-polybench-suite.c:[[#@LINE-4]]:7: note: 'z[i][p]' is here
-// CHECK: 5 errors generated.
+
+/* symm's shape with the diagonal in the loop over k: the update of row i
+   reads C[i][j] after the iteration (i, j, k = i) added to it, and the
+   later rows add to C[i][j] after the update: the two statements depend
+   on each other both ways, so no order of two kernels is right. */
+#pragma loopy kernel
+void symm_diagonal(int m, int n, double alpha, double beta,
+                   double C[restrict m][n], double A[m][m], double B[m][n])
+{
+  int i, j, k;
+  double s;
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      s = 0.0;
+      for (k = 0; k <= i; k++) {
+        C[k][j] += alpha * B[i][j] * A[i][k];
+        s += B[k][j] * A[i][k];
+      }
+      C[i][j] = beta * C[i][j] + alpha * s;
+    }
+}
+// CHECK: reject-polybench-suite.c:[[@LINE-6]]:9: error: 'C[k][j]' writes 'C' in the iteration (i = 1, j = 0, k = 0), after 'C[i][j]' writes that element in the iteration (i = 0, j = 0) when m = 2, n = 1, but the statement of 'C[i][j]' also depends on the one of 'C[k][j]'; the statements depend on each other both ways, so the loops over 'i', 'j' cannot be split into one kernel per statement in any order
+// CHECK: reject-polybench-suite.c:[[@LINE-4]]:7: note: 'C[i][j]' writes 'C' in the iteration (i = 0, j = 0), after 'C[k][j]' writes that element in the iteration (i = 0, j = 0, k = 0) when m = 1, n = 1
+// CHECK: 6 errors generated.

@@ -1,12 +1,16 @@
 // RUN: not %loopy-extract %s 2>&1 | FileCheck %s
 // The first statement reads y before the second overwrites it; lifted
-// statements are independent and cannot read each other's results.
+// statements are independent and cannot read each other's results. They
+// share the temporary t, so they cannot be split into one kernel each
+// either (split-statements.c splits them where they do not).
 
 #pragma loopy kernel
 void swap_in(int n, float *__restrict y, float *__restrict z) {
+  float t;
   for (int i = 0; i < n; i++) {
-    z[i] = y[i];
-    y[i] = 1;
+    t = y[i];
+    z[i] = y[i] + t;
+    y[i] = t + 1;
   }
 }
 

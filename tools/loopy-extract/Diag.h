@@ -273,6 +273,15 @@ inline constexpr char HostCarried[] =
     "iteration (%5) writes%6; these loops carry the dependence, and their "
     "body overwrites an element in each of their iterations, so they can "
     "be neither kernel loops nor split into one kernel per part";
+inline constexpr char StatementCycle[] =
+    "'%0' %select{reads|writes}1 '%2' in the iteration (%3), after '%4' "
+    "%select{reads|writes}5 that element in the iteration (%6)%7, but the "
+    "statement of '%4' also depends on the one of '%0'; the statements "
+    "depend on each other both ways, so the loops over %8 cannot be split "
+    "into one kernel per statement in any order";
+inline constexpr char StatementCycleOther[] =
+    "'%0' %select{reads|writes}1 '%2' in the iteration (%3), after '%4' "
+    "%select{reads|writes}5 that element in the iteration (%6)%7";
 inline constexpr char DistributedUnknown[] =
     "the subscripts of '%0' in '%1' and '%2' are not affine in the same "
     "dimensions, so the loops over %3 cannot be proved safe to split into "

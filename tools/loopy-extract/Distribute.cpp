@@ -5,10 +5,13 @@
 #include "loopy/Support/Isl.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace loopy::extract {
@@ -458,6 +461,200 @@ void checkHostParts(const std::vector<DistributedPart> &Parts,
       }
     }
   }
+}
+
+namespace {
+
+/// A dependence from the access First of one part to the access Second
+/// of another: First comes before Second in the C code, at the
+/// iterations FirstAt and SecondAt.
+struct Dependence {
+  Access First, Second;
+  std::string FirstAt, SecondAt, Params;
+};
+
+/// The file offset where \p L is expanded.
+unsigned offset(clang::SourceManager &SM, clang::SourceLocation L) {
+  return SM.getFileOffset(SM.getExpansionLoc(L));
+}
+
+/// The number of loops of \p Loops (outermost first) whose body holds
+/// \p A.
+unsigned depthOf(clang::SourceManager &SM,
+                 const std::vector<const clang::ForStmt *> &Loops,
+                 const Access &A) {
+  unsigned At = offset(SM, A.Range.getBegin()), D = 0;
+  for (const clang::ForStmt *F : Loops) {
+    const clang::Stmt *Body = F->getBody();
+    if (offset(SM, Body->getBeginLoc()) > At ||
+        offset(SM, Body->getEndLoc()) < At)
+      break;
+    ++D;
+  }
+  return D;
+}
+
+/// The first dependence from an access of \p A to one of \p B (see
+/// orderStatementParts), if any.
+std::optional<Dependence>
+dependence(const LiftedKernel &A, const LiftedKernel &B,
+           const std::vector<const clang::ForStmt *> &Loops,
+           const std::vector<std::string> &SharedNames, clang::ASTContext &Ctx,
+           isl::ctx IslCtx, Reporter &R) {
+  clang::SourceManager &SM = Ctx.getSourceManager();
+  LiftedKernel B2 = B;
+  for (const Loop &L : B2.Loops)
+    B2.Symbols[L.Index].Name = "__p_" + B2.Symbols[L.Index].Name;
+  std::vector<std::string> NamesA = A.symbolNames(), NamesB = B2.symbolNames();
+  std::set<std::string> ParamSet;
+  std::string Params, Tuple;
+  for (const LiftedKernel *K : {&A, &B})
+    for (const Symbol &S : K->Symbols)
+      if (S.K == Symbol::Kind::Param && ParamSet.insert(S.Name).second)
+        Params += (Params.empty() ? "" : ", ") + S.Name;
+  for (const Loop &L : A.Loops)
+    Tuple += (Tuple.empty() ? "" : ", ") + NamesA[L.Index];
+  for (const Loop &L : B2.Loops)
+    Tuple += (Tuple.empty() ? "" : ", ") + NamesB[L.Index];
+  std::string Domains = "(" + A.constraints(A.Loops.size()) + ") and (" +
+                        B2.constraints(B2.Loops.size()) + ")";
+  for (const LiftedKernel *K : {&A, &B})
+    if (!K->Assumption.empty())
+      Domains += " and (" + K->Assumption + ")";
+  unsigned NA = static_cast<unsigned>(A.Loops.size());
+  for (const Access &X : accesses(A))
+    for (const Access &Y : accesses(B)) {
+      if (X.Array->Decl != Y.Array->Decl || !(X.Write || Y.Write))
+        continue;
+      if (X.Coords.size() != Y.Coords.size() || !affine(X.Coords) ||
+          !affine(Y.Coords)) {
+        R.error(X.Range, msg::DistributedUnknown)
+            << X.Array->CName << accessText(Ctx, X) << accessText(Ctx, Y)
+            << quotedList(SharedNames);
+        throw LiftFailed();
+      }
+      // X comes first: earlier in the loops around both, or in the same
+      // iteration of them and earlier in the source.
+      unsigned DX = std::min(depthOf(SM, Loops, X), NA);
+      unsigned DY = std::min(depthOf(SM, Loops, Y),
+                             static_cast<unsigned>(B.Loops.size()));
+      unsigned Depth = std::min(DX, DY);
+      std::string Before;
+      for (unsigned L = 0; L <= Depth; ++L) {
+        std::string Term;
+        for (unsigned M = 0; M < L; ++M)
+          Term += NamesA[A.Loops[M].Index] + " = " +
+                  NamesB[B2.Loops[M].Index] + " and ";
+        if (L < Depth)
+          Term += NamesA[A.Loops[L].Index] + (A.Loops[L].Down ? " > " : " < ") +
+                  NamesB[B2.Loops[L].Index];
+        else if (offset(SM, X.Range.getBegin()) <
+                 offset(SM, Y.Range.getBegin()))
+          Term += "1 = 1";
+        else
+          continue;
+        Before += (Before.empty() ? "(" : " or (") + Term + ")";
+      }
+      if (Before.empty())
+        continue;
+      std::string C = Domains + " and (" + Before + ")";
+      for (size_t D = 0; D < X.Coords.size(); ++D)
+        C += " and " + X.Coords[D].str(NamesA, "*") + " = " +
+             Y.Coords[D].str(NamesB, "*");
+      isl::set S(IslCtx, "[" + Params + "] -> { [" + Tuple + "] : " + C + " }");
+      if (S.is_empty())
+        continue;
+      isl::point P = smallestPoint(S);
+      std::vector<long> Vs = coordinates(
+          P, isl_dim_set, 0, NA + static_cast<unsigned>(B.Loops.size()));
+      // Each iteration in the loops around its access.
+      std::vector<std::string> IndicesA, IndicesB;
+      for (unsigned L = 0; L < DX; ++L)
+        IndicesA.push_back(A.Symbols[A.Loops[L].Index].Name);
+      for (unsigned L = 0; L < DY; ++L)
+        IndicesB.push_back(B.Symbols[B.Loops[L].Index].Name);
+      std::string ParamsAt = describeParams(S, P);
+      return Dependence{
+          X, Y,
+          describeValues(IndicesA, std::vector<long>(Vs.begin(), Vs.begin() + DX)),
+          describeValues(IndicesB, std::vector<long>(Vs.begin() + NA,
+                                                     Vs.begin() + NA + DY)),
+          ParamsAt.empty() ? "" : " when " + ParamsAt};
+    }
+  return std::nullopt;
+}
+
+/// Reports the dependence \p D as an error (\p Error) or a note.
+void reportDependence(const Dependence &D, bool Error, clang::ASTContext &Ctx,
+                      const std::vector<std::string> &SharedNames,
+                      Reporter &R) {
+  const Access &F = D.First, &S = D.Second;
+  if (Error)
+    R.error(S.Range, msg::StatementCycle)
+        << accessText(Ctx, S) << (S.Write ? 1 : 0) << S.Array->CName
+        << D.SecondAt << accessText(Ctx, F) << (F.Write ? 1 : 0) << D.FirstAt
+        << D.Params << quotedList(SharedNames);
+  else
+    R.note(S.Range, msg::StatementCycleOther)
+        << accessText(Ctx, S) << (S.Write ? 1 : 0) << S.Array->CName
+        << D.SecondAt << accessText(Ctx, F) << (F.Write ? 1 : 0) << D.FirstAt
+        << D.Params;
+}
+
+} // namespace
+
+std::vector<size_t>
+orderStatementParts(const std::vector<const LiftedKernel *> &Parts,
+                    const std::vector<const clang::ForStmt *> &Loops,
+                    const std::vector<std::string> &SharedNames,
+                    clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
+  size_t N = Parts.size();
+  for (const LiftedKernel *P : Parts)
+    assert(P->Loops.size() == Loops.size() &&
+           "a part split by statement keeps every loop of its nest");
+  std::vector<std::vector<std::optional<Dependence>>> Edge(
+      N, std::vector<std::optional<Dependence>>(N));
+  std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));
+  for (size_t P = 0; P < N; ++P)
+    for (size_t Q = 0; Q < N; ++Q)
+      if (P != Q) {
+        Edge[P][Q] = dependence(*Parts[P], *Parts[Q], Loops, SharedNames, Ctx,
+                                IslCtx, R);
+        Reach[P][Q] = Edge[P][Q].has_value();
+      }
+  for (size_t M = 0; M < N; ++M)
+    for (size_t P = 0; P < N; ++P)
+      for (size_t Q = 0; Q < N; ++Q)
+        if (Reach[P][M] && Reach[M][Q])
+          Reach[P][Q] = true;
+  // A cycle: an edge P -> Q with a path back from Q to P.
+  for (size_t P = 0; P < N; ++P)
+    for (size_t Q = 0; Q < N; ++Q)
+      if (Edge[P][Q] && Reach[Q][P]) {
+        for (size_t S = 0; S < N; ++S)
+          if (Edge[Q][S] && (S == P || Reach[S][P])) {
+            reportDependence(*Edge[Q][S], true, Ctx, SharedNames, R);
+            reportDependence(*Edge[P][Q], false, Ctx, SharedNames, R);
+            throw LiftFailed();
+          }
+      }
+  // Topologically, the first part in source order among those ready.
+  std::vector<size_t> Order;
+  std::vector<bool> Done(N, false);
+  while (Order.size() < N)
+    for (size_t P = 0; P < N; ++P) {
+      if (Done[P])
+        continue;
+      bool Ready = true;
+      for (size_t Q = 0; Q < N; ++Q)
+        Ready &= Done[Q] || !Edge[Q][P];
+      if (Ready) {
+        Order.push_back(P);
+        Done[P] = true;
+        break;
+      }
+    }
+  return Order;
 }
 
 void checkDistribution(const std::vector<DistributedPart> &Parts,

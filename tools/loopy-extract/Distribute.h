@@ -21,6 +21,7 @@
 
 namespace clang {
 class ASTContext;
+class ForStmt;
 } // namespace clang
 
 namespace loopy::extract {
@@ -62,6 +63,23 @@ std::vector<size_t> fuseParts(std::vector<LiftedKernel> &Kernels,
 /// iteration (a temporary, such as doitgen's `sum[p]`, that each
 /// iteration sets before it reads it); throws LiftFailed if there is one.
 void checkHostParts(const std::vector<DistributedPart> &Parts,
+                    clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R);
+
+/// The order in which the parts \p Parts of a nest split by statement
+/// (lifted, in source order; see KernelRequest::StmtSplitLoops) may run
+/// one after another: part P goes before part Q where an iteration of P
+/// accesses an element before an iteration of Q accesses it in the C code
+/// (one of them a write). isl finds those dependences from the parts'
+/// domains and access relations, and the C order of two accesses from
+/// the loops \p Loops around them, outermost first, and, in one
+/// iteration of the loops around both, from their places in the source.
+/// The parts are ordered topologically, in source order where the
+/// dependences leave a choice. Where two parts depend on each other both
+/// ways (a cycle), reports it and throws LiftFailed.
+std::vector<size_t>
+orderStatementParts(const std::vector<const LiftedKernel *> &Parts,
+                    const std::vector<const clang::ForStmt *> &Loops,
+                    const std::vector<std::string> &SharedNames,
                     clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R);
 
 void checkDistribution(const std::vector<DistributedPart> &Parts,

@@ -10,14 +10,50 @@
 #include "loopy/Support/Isl.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Preprocessor.h"
 
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace loopy::extract {
 
 namespace {
+
+/// Passes diagnostics on to \p Next, each (level, place and text) once:
+/// the parts of a nest split by statement each lift the statements that
+/// set scalars beside the loops, which report their errors once per part.
+/// The notes of a diagnostic left out are left out too.
+class OnceConsumer : public clang::DiagnosticConsumer {
+public:
+  explicit OnceConsumer(clang::DiagnosticConsumer &Next) : Next(Next) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level L,
+                        const clang::Diagnostic &Info) override {
+    llvm::SmallString<256> Text;
+    Info.FormatDiagnostic(Text);
+    if (L == clang::DiagnosticsEngine::Note) {
+      if (!Dropped)
+        Next.HandleDiagnostic(L, Info);
+      return;
+    }
+    Dropped = !Seen.insert({static_cast<int>(L),
+                            Info.getLocation().getRawEncoding(),
+                            std::string(Text)})
+                   .second;
+    if (!Dropped) {
+      DiagnosticConsumer::HandleDiagnostic(L, Info);
+      Next.HandleDiagnostic(L, Info);
+    }
+  }
+
+private:
+  clang::DiagnosticConsumer &Next;
+  std::set<std::tuple<int, unsigned, std::string>> Seen;
+  bool Dropped = false;
+};
 
 class ExtractConsumer : public clang::ASTConsumer {
 public:
@@ -38,8 +74,11 @@ public:
       while (Requests[I].DistGroup && E < Requests.size() &&
              Requests[E].DistGroup == Requests[I].DistGroup)
         ++E;
-      liftGroup({Requests.begin() + I, Requests.begin() + E}, Ctx, R,
-                Isl.get());
+      if (E == I + 1 && !Requests[I].StmtSplit.empty())
+        liftOrSplit(Requests[I], Ctx, R, Isl.get());
+      else
+        liftGroup({Requests.begin() + I, Requests.begin() + E}, Ctx, R,
+                  Isl.get());
       I = E;
     }
   }
@@ -51,12 +90,49 @@ private:
   void liftGroup(const std::vector<KernelRequest> &Parts,
                  clang::ASTContext &Ctx, Reporter &R, isl::ctx Isl);
 
+  /// Lifts the nest of \p K whole where it lifts without an error, and
+  /// otherwise its parts split by statement (KernelRequest::StmtSplit),
+  /// whose errors are the ones reported.
+  void liftOrSplit(const KernelRequest &K, clang::ASTContext &Ctx,
+                   Reporter &R, isl::ctx Isl);
+
   std::map<std::string, clang::SourceLocation> Seen;
 
   std::string Only;
   ExtractResult &Result;
   std::unique_ptr<std::vector<LoopyPragma>> Pragmas;
 };
+
+void ExtractConsumer::liftOrSplit(const KernelRequest &K,
+                                  clang::ASTContext &Ctx, Reporter &R,
+                                  isl::ctx Isl) {
+  // A trial with the diagnostics dropped; the result and the names seen
+  // are restored after it.
+  clang::DiagnosticsEngine &D = Ctx.getDiagnostics();
+  clang::DiagnosticsEngine Quiet(D.getDiagnosticIDs(),
+                                 &D.getDiagnosticOptions(),
+                                 new clang::IgnoringDiagConsumer(), true);
+  Quiet.setSourceManager(&Ctx.getSourceManager());
+  Reporter QuietR(Quiet);
+  ExtractResult Saved = Result;
+  std::map<std::string, clang::SourceLocation> SavedSeen = Seen;
+  liftGroup({K}, Ctx, QuietR, Isl);
+  Result = Saved;
+  Seen = SavedSeen;
+  if (!Quiet.hasErrorOccurred()) {
+    liftGroup({K}, Ctx, R, Isl);
+    return;
+  }
+  clang::DiagnosticConsumer *Client = D.getClient();
+  std::unique_ptr<clang::DiagnosticConsumer> Owned = D.takeClient();
+  OnceConsumer Once(*Client);
+  D.setClient(&Once, false);
+  liftGroup(K.StmtSplit, Ctx, R, Isl);
+  if (Owned)
+    D.setClient(Owned.release(), true);
+  else
+    D.setClient(Client, false);
+}
 
 void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
                                 clang::ASTContext &Ctx, Reporter &R,
@@ -97,6 +173,11 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
       return N + "the body of its loops over " + Loops + " on line " +
              std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
              ", which stay on the host: it runs the parts in this order";
+    if (!Split->StmtSplitLoops.empty())
+      return N + "its loops over " + Loops + " on line " +
+             std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
+             " split by statement, in the order of their dependences: the "
+             "host runs the parts in this order";
     return N + "its loops over " + Loops + " on line " +
            std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
            " distributed: the host runs the parts in this order";
@@ -135,8 +216,30 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   try {
     // The parts as lifted: their dependences decide whether they may run
     // one after another; then the parts that fuse, fused.
+    // The parts of a nest split by statement run in the order that
+    // their dependences allow.
+    bool Ordered = false;
+    if (!Lead.StmtSplitLoops.empty() && Lifted.size() == Parts.size()) {
+      std::vector<const LiftedKernel *> Ptrs;
+      for (LiftedKernel &K : Lifted) {
+        inferAssumptions(K, Isl, R);
+        inferShapes(K, Isl, R);
+        Ptrs.push_back(&K);
+      }
+      std::vector<size_t> Order = orderStatementParts(
+          Ptrs, Lead.StmtSplitLoops, Lead.SharedNames, Ctx, Isl, R);
+      std::vector<LiftedKernel> L2;
+      std::vector<KernelRequest> R2;
+      for (size_t I : Order) {
+        L2.push_back(std::move(Lifted[I]));
+        R2.push_back(std::move(Reqs[I]));
+      }
+      Lifted = std::move(L2);
+      Reqs = std::move(R2);
+      Ordered = true;
+    }
     std::vector<LiftedKernel> Fused = Lifted;
-    if (Reqs.size() > 1) {
+    if (Reqs.size() > 1 && !Ordered) {
       std::vector<DistributedPart> Checked;
       for (size_t I = 0; I < Lifted.size(); ++I) {
         inferAssumptions(Lifted[I], Isl, R);

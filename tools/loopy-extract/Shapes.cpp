@@ -168,7 +168,16 @@ void inferShapes(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
       DimsText += (D ? ", " : "") + (Extents[D] ? Extents[D]->str(Names) : "?");
     isl::set Firsts;
     bool AccessFailed = false;
+    // An update (`C[k][j] += ...`) reads and writes one element at one
+    // place in the source: it is checked, and reported, once.
+    std::vector<std::pair<clang::SourceLocation, const std::vector<Poly> *>>
+        Checked;
     for (const Access &X : All) try {
+      if (std::any_of(Checked.begin(), Checked.end(), [&](const auto &C) {
+            return C.first == X.Range.getBegin() && *C.second == *X.Raw;
+          }))
+        continue;
+      Checked.push_back({X.Range.getBegin(), X.Raw});
       std::vector<Poly> Coords = A.coordinates(*X.Raw);
       std::string RawText = (*X.Raw)[0].str(Names);
       for (size_t D = 0; D < Coords.size(); ++D) {

@@ -6,6 +6,8 @@
 #include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
+#include <climits>
+#include <set>
 #include <functional>
 #include <string>
 
@@ -352,6 +354,142 @@ bool countsDown(const clang::ForStmt *F) {
   return false;
 }
 
+/// The local scalar variables that \p S mentions, other than \p Indices.
+void scalarsMentioned(const clang::Stmt *S,
+                      const std::vector<const clang::VarDecl *> &Indices,
+                      std::set<const clang::VarDecl *> &Out) {
+  if (!S)
+    return;
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+        V && V->isLocalVarDecl() && V->getType()->isScalarType() &&
+        !V->getType()->isPointerType() &&
+        std::find(Indices.begin(), Indices.end(), V) == Indices.end())
+      Out.insert(V);
+  for (const clang::Stmt *Child : S->children())
+    scalarsMentioned(Child, Indices, Out);
+}
+
+/// The arrays (pointer or array variables) that \p S mentions, and those
+/// it stores to.
+void arraysMentioned(const clang::Stmt *S,
+                     std::set<const clang::VarDecl *> &Mentioned,
+                     std::set<const clang::VarDecl *> &Stored) {
+  if (!S)
+    return;
+  if (const auto *D = llvm::dyn_cast<clang::DeclRefExpr>(S))
+    if (const auto *V = llvm::dyn_cast<clang::VarDecl>(D->getDecl());
+        V && (V->getType()->isPointerType() || V->getType()->isArrayType()))
+      Mentioned.insert(V);
+  if (const clang::Expr *Target = storedTo(S))
+    if (const clang::VarDecl *Base = arrayBase(Target))
+      if (Base->getType()->isPointerType() || Base->getType()->isArrayType())
+        Stored.insert(Base);
+  for (const clang::Stmt *Child : S->children())
+    arraysMentioned(Child, Mentioned, Stored);
+}
+
+/// Splits the nest of \p K by statement where its innermost loop body
+/// (\p Items, under the loops \p Around) holds statements that form
+/// several groups, statements joined by the scalars they share (one
+/// stores what the other uses), and one group writes an array that
+/// another accesses: one kernel could hold them only at disjoint
+/// elements. The statements beside the loops (\p FirstOnly before them,
+/// \p LastOnly after) join the group whose scalars they use. Each group
+/// is a part under copies of all the loops, kept in \p K as the
+/// alternative to lifting the nest whole; ExtractAction lifts the parts
+/// where the whole nest does not lift, orders them by their dependences,
+/// with isl, or rejects the nest where they depend on each other both
+/// ways. False, leaving \p K as it was, where the body does not have that
+/// form.
+bool splitStatements(KernelRequest &K,
+                     const std::vector<const clang::Stmt *> &Items,
+                     const std::vector<const clang::ForStmt *> &Around,
+                     const std::vector<std::string> &Names, unsigned Common,
+                     clang::SourceLocation Outer,
+                     const std::vector<const clang::Stmt *> &FirstOnly,
+                     const std::vector<const clang::Stmt *> &LastOnly) {
+  if (Items.size() < 2 || !K.Skip.empty() || Around.empty())
+    return false;
+  std::vector<const clang::VarDecl *> Indices;
+  for (const clang::ForStmt *F : Around)
+    Indices.push_back(loopIndex(F));
+  // The nodes: the innermost statements, then those beside the loops.
+  std::vector<const clang::Stmt *> Nodes = Items;
+  Nodes.insert(Nodes.end(), FirstOnly.begin(), FirstOnly.end());
+  Nodes.insert(Nodes.end(), LastOnly.begin(), LastOnly.end());
+  size_t N = Nodes.size();
+  std::vector<std::set<const clang::VarDecl *>> Uses(N);
+  std::vector<std::vector<const clang::VarDecl *>> Stores(N);
+  for (size_t I = 0; I < N; ++I) {
+    scalarsMentioned(Nodes[I], Indices, Uses[I]);
+    storedScalars(Nodes[I], Stores[I]);
+  }
+  std::vector<size_t> Leader(N);
+  for (size_t I = 0; I < N; ++I)
+    Leader[I] = I;
+  std::function<size_t(size_t)> Find = [&](size_t I) {
+    return Leader[I] == I ? I : Leader[I] = Find(Leader[I]);
+  };
+  for (size_t I = 0; I < N; ++I)
+    for (size_t J = 0; J < N; ++J)
+      if (I != J && std::any_of(Stores[I].begin(), Stores[I].end(),
+                                [&](const clang::VarDecl *V) {
+                                  return Uses[J].count(V) > 0;
+                                }))
+        Leader[Find(I)] = Find(J);
+  // The groups, in the order of their first innermost statement.
+  std::vector<size_t> GroupLeaders;
+  for (size_t I = 0; I < Items.size(); ++I)
+    if (std::find(GroupLeaders.begin(), GroupLeaders.end(), Find(I)) ==
+        GroupLeaders.end())
+      GroupLeaders.push_back(Find(I));
+  if (GroupLeaders.size() < 2)
+    return false;
+  std::vector<size_t> GroupOf(N);
+  for (size_t I = 0; I < N; ++I) {
+    auto It = std::find(GroupLeaders.begin(), GroupLeaders.end(), Find(I));
+    if (It != GroupLeaders.end())
+      GroupOf[I] = static_cast<size_t>(It - GroupLeaders.begin());
+    else
+      GroupOf[I] = I < Items.size() + FirstOnly.size()
+                       ? 0
+                       : GroupLeaders.size() - 1;
+  }
+  // One group writes an array that another accesses.
+  std::vector<std::set<const clang::VarDecl *>> Mentioned(GroupLeaders.size()),
+      Stored(GroupLeaders.size());
+  for (size_t I = 0; I < N; ++I)
+    arraysMentioned(Nodes[I], Mentioned[GroupOf[I]], Stored[GroupOf[I]]);
+  bool Shared = false;
+  for (size_t G = 0; G < GroupLeaders.size(); ++G)
+    for (size_t H = 0; H < GroupLeaders.size(); ++H)
+      for (const clang::VarDecl *V : Stored[G])
+        Shared |= G != H && Mentioned[H].count(V) > 0;
+  if (!Shared)
+    return false;
+  for (size_t G = 0; G < GroupLeaders.size(); ++G) {
+    KernelRequest Part = K;
+    for (size_t I = 0; I < N; ++I)
+      if (GroupOf[I] != G)
+        Part.Skip.push_back(Nodes[I]);
+    for (size_t I = 0; I < Items.size(); ++I)
+      if (GroupOf[I] == G) {
+        Part.NestLoc = Items[I]->getBeginLoc();
+        break;
+      }
+    Part.Shared = Common;
+    Part.SharedNames.assign(Names.begin(), Names.begin() + Common);
+    Part.SharedLoc = Outer;
+    Part.StmtSplitLoops = Around;
+    Part.DistGroup = UINT_MAX;
+    Part.DistPart = static_cast<unsigned>(G);
+    Part.DistParts = static_cast<unsigned>(GroupLeaders.size());
+    K.StmtSplit.push_back(std::move(Part));
+  }
+  return true;
+}
+
 /// Splits the part \p K where a loop body of its nest (or the function
 /// body) first holds several loops, each body above it holding one: each
 /// of those loops is a part, with the statements before it, or
@@ -372,6 +510,9 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
   std::vector<const clang::Stmt *> FirstOnly, LastOnly;
   std::vector<const clang::ForStmt *> Around;
   bool Beside = false;
+  // The loops around every statement: those above the first body that
+  // holds statements beside its loop.
+  unsigned Common = UINT_MAX;
   for (;;) {
     unsigned Loops = 0;
     for (const clang::Stmt *S : Items)
@@ -386,6 +527,9 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
         It == Items.end() ? nullptr : llvm::cast<clang::ForStmt>(*It);
     const clang::VarDecl *V = F ? loopIndex(F) : nullptr;
     if (!V) {
+      splitStatements(K, Items, Around, Names,
+                      std::min(Common, static_cast<unsigned>(Around.size())),
+                      Outer, FirstOnly, LastOnly);
       Out.push_back(std::move(K));
       return;
     }
@@ -393,6 +537,8 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
       if (!setsOnlyScalars(*S))
         FirstOnly.push_back(*S);
     LastOnly.insert(LastOnly.end(), It + 1, Items.end());
+    if (Items.size() > 1 && !Beside)
+      Common = static_cast<unsigned>(Around.size());
     Beside |= Items.size() > 1;
     Around.push_back(F);
     Names.push_back(V->getName().str());

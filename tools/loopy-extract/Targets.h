@@ -17,6 +17,7 @@
 namespace clang {
 class ASTContext;
 class Expr;
+class ForStmt;
 class FunctionDecl;
 class Stmt;
 } // namespace clang
@@ -63,6 +64,15 @@ struct KernelRequest {
   /// loops. SharedDown says which of them count down.
   bool HostShared = false;
   std::vector<bool> SharedDown;
+  /// One part of a nest whose innermost loop body was split by statement
+  /// (see splitStatements): the loops around the split body, outermost
+  /// first, which every part keeps. The parts run in the order that their
+  /// dependences allow, which ExtractAction finds with isl, not
+  /// necessarily in source order.
+  std::vector<const clang::ForStmt *> StmtSplitLoops;
+  /// For a nest whose innermost loop body splits by statement: its
+  /// parts, lifted in its place where the nest does not lift whole.
+  std::vector<KernelRequest> StmtSplit;
 };
 
 /// What the statement \p S stores to, where it is an assignment (compound
