@@ -64,35 +64,68 @@ std::string quotedList(const std::vector<std::string> &Names) {
   return S;
 }
 
+/// Two parts \p A and \p B in one isl space: B's indices renamed apart,
+/// the parameters shared by name, both domains and assumptions.
+struct PairSpace {
+  LiftedKernel B2;
+  std::vector<std::string> NamesA, NamesB;
+  std::string Params, Tuple, Domains;
+
+  PairSpace(const LiftedKernel &A, const LiftedKernel &B) : B2(B) {
+    for (const Loop &L : B2.Loops)
+      B2.Symbols[L.Index].Name = "__p_" + B2.Symbols[L.Index].Name;
+    NamesA = A.symbolNames();
+    NamesB = B2.symbolNames();
+    std::set<std::string> ParamSet;
+    for (const LiftedKernel *K : {&A, &B})
+      for (const Symbol &S : K->Symbols)
+        if (S.K == Symbol::Kind::Param && ParamSet.insert(S.Name).second)
+          Params += (Params.empty() ? "" : ", ") + S.Name;
+    for (const Loop &L : A.Loops)
+      Tuple += (Tuple.empty() ? "" : ", ") + NamesA[L.Index];
+    for (const Loop &L : B2.Loops)
+      Tuple += (Tuple.empty() ? "" : ", ") + NamesB[L.Index];
+    Domains = "(" + A.constraints(A.Loops.size()) + ") and (" +
+              B2.constraints(B2.Loops.size()) + ")";
+    for (const LiftedKernel *K : {&A, &B})
+      if (!K->Assumption.empty())
+        Domains += " and (" + K->Assumption + ")";
+  }
+
+  /// Stops the lift with an error where the subscripts of \p X and \p Y
+  /// cannot be compared.
+  static void requireComparable(const Access &X, const Access &Y,
+                                const std::vector<std::string> &SharedNames,
+                                clang::ASTContext &Ctx, Reporter &R) {
+    if (X.Coords.size() != Y.Coords.size() || !affine(X.Coords) ||
+        !affine(Y.Coords)) {
+      R.error(X.Range, msg::DistributedUnknown)
+          << X.Array->CName << accessText(Ctx, X) << accessText(Ctx, Y)
+          << quotedList(SharedNames);
+      throw LiftFailed();
+    }
+  }
+
+  /// The pairs of iterations, A's then B's, where \p X of A and \p Y of B
+  /// touch one element and \p Before holds.
+  isl::set meetings(const Access &X, const Access &Y, const std::string &Before,
+                    isl::ctx IslCtx) const {
+    std::string C = Domains + " and (" + Before + ")";
+    for (size_t D = 0; D < X.Coords.size(); ++D)
+      C += " and " + X.Coords[D].str(NamesA, "*") + " = " +
+           Y.Coords[D].str(NamesB, "*");
+    return isl::set(IslCtx, "[" + Params + "] -> { [" + Tuple + "] : " + C + " }");
+  }
+};
+
 /// Checks the parts \p A (earlier) and \p B, which share their first
 /// \p Shared loops.
 void checkPair(const LiftedKernel &A, const LiftedKernel &B, unsigned Shared,
                const std::vector<std::string> &SharedNames,
                clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
-  // B's indices renamed apart; the parameters are shared by name.
-  LiftedKernel B2 = B;
-  for (const Loop &L : B2.Loops)
-    B2.Symbols[L.Index].Name = "__p_" + B2.Symbols[L.Index].Name;
-  std::vector<std::string> NamesA = A.symbolNames(), NamesB = B2.symbolNames();
-  std::set<std::string> ParamSet;
-  std::string Params;
-  for (const LiftedKernel *K : {&A, &B})
-    for (const Symbol &S : K->Symbols)
-      if (S.K == Symbol::Kind::Param && ParamSet.insert(S.Name).second)
-        Params += (Params.empty() ? "" : ", ") + S.Name;
-  std::string Tuple;
-  std::vector<std::string> Dims;
-  for (const Loop &L : A.Loops)
-    Dims.push_back(NamesA[L.Index]);
-  for (const Loop &L : B2.Loops)
-    Dims.push_back(NamesB[L.Index]);
-  for (const std::string &D : Dims)
-    Tuple += (Tuple.empty() ? "" : ", ") + D;
-  std::string Domains = "(" + A.constraints(A.Loops.size()) + ") and (" +
-                        B2.constraints(B2.Loops.size()) + ")";
-  for (const LiftedKernel *K : {&A, &B})
-    if (!K->Assumption.empty())
-      Domains += " and (" + K->Assumption + ")";
+  PairSpace Pair(A, B);
+  const LiftedKernel &B2 = Pair.B2;
+  const std::vector<std::string> &NamesA = Pair.NamesA, &NamesB = Pair.NamesB;
   // B's iteration comes first in the C code: it is earlier in the shared
   // loops (later, for a loop that counts down).
   std::string Before;
@@ -110,18 +143,8 @@ void checkPair(const LiftedKernel &A, const LiftedKernel &B, unsigned Shared,
     for (const Access &Y : InB) {
       if (X.Array->Decl != Y.Array->Decl || !(X.Write || Y.Write))
         continue;
-      if (X.Coords.size() != Y.Coords.size() || !affine(X.Coords) ||
-          !affine(Y.Coords)) {
-        R.error(X.Range, msg::DistributedUnknown)
-            << X.Array->CName << accessText(Ctx, X) << accessText(Ctx, Y)
-            << quotedList(SharedNames);
-        throw LiftFailed();
-      }
-      std::string C = Domains + " and (" + Before + ")";
-      for (size_t D = 0; D < X.Coords.size(); ++D)
-        C += " and " + X.Coords[D].str(NamesA, "*") + " = " +
-             Y.Coords[D].str(NamesB, "*");
-      isl::set S(IslCtx, "[" + Params + "] -> { [" + Tuple + "] : " + C + " }");
+      PairSpace::requireComparable(X, Y, SharedNames, Ctx, R);
+      isl::set S = Pair.meetings(X, Y, Before, IslCtx);
       if (S.is_empty())
         continue;
       isl::point P = smallestPoint(S);
@@ -502,37 +525,15 @@ dependence(const LiftedKernel &A, const LiftedKernel &B,
            const std::vector<std::string> &SharedNames, clang::ASTContext &Ctx,
            isl::ctx IslCtx, Reporter &R) {
   clang::SourceManager &SM = Ctx.getSourceManager();
-  LiftedKernel B2 = B;
-  for (const Loop &L : B2.Loops)
-    B2.Symbols[L.Index].Name = "__p_" + B2.Symbols[L.Index].Name;
-  std::vector<std::string> NamesA = A.symbolNames(), NamesB = B2.symbolNames();
-  std::set<std::string> ParamSet;
-  std::string Params, Tuple;
-  for (const LiftedKernel *K : {&A, &B})
-    for (const Symbol &S : K->Symbols)
-      if (S.K == Symbol::Kind::Param && ParamSet.insert(S.Name).second)
-        Params += (Params.empty() ? "" : ", ") + S.Name;
-  for (const Loop &L : A.Loops)
-    Tuple += (Tuple.empty() ? "" : ", ") + NamesA[L.Index];
-  for (const Loop &L : B2.Loops)
-    Tuple += (Tuple.empty() ? "" : ", ") + NamesB[L.Index];
-  std::string Domains = "(" + A.constraints(A.Loops.size()) + ") and (" +
-                        B2.constraints(B2.Loops.size()) + ")";
-  for (const LiftedKernel *K : {&A, &B})
-    if (!K->Assumption.empty())
-      Domains += " and (" + K->Assumption + ")";
+  PairSpace Pair(A, B);
+  const LiftedKernel &B2 = Pair.B2;
+  const std::vector<std::string> &NamesA = Pair.NamesA, &NamesB = Pair.NamesB;
   unsigned NA = static_cast<unsigned>(A.Loops.size());
   for (const Access &X : accesses(A))
     for (const Access &Y : accesses(B)) {
       if (X.Array->Decl != Y.Array->Decl || !(X.Write || Y.Write))
         continue;
-      if (X.Coords.size() != Y.Coords.size() || !affine(X.Coords) ||
-          !affine(Y.Coords)) {
-        R.error(X.Range, msg::DistributedUnknown)
-            << X.Array->CName << accessText(Ctx, X) << accessText(Ctx, Y)
-            << quotedList(SharedNames);
-        throw LiftFailed();
-      }
+      PairSpace::requireComparable(X, Y, SharedNames, Ctx, R);
       // X comes first: earlier in the loops around both, or in the same
       // iteration of them and earlier in the source.
       unsigned DX = std::min(depthOf(SM, Loops, X), NA);
@@ -557,11 +558,7 @@ dependence(const LiftedKernel &A, const LiftedKernel &B,
       }
       if (Before.empty())
         continue;
-      std::string C = Domains + " and (" + Before + ")";
-      for (size_t D = 0; D < X.Coords.size(); ++D)
-        C += " and " + X.Coords[D].str(NamesA, "*") + " = " +
-             Y.Coords[D].str(NamesB, "*");
-      isl::set S(IslCtx, "[" + Params + "] -> { [" + Tuple + "] : " + C + " }");
+      isl::set S = Pair.meetings(X, Y, Before, IslCtx);
       if (S.is_empty())
         continue;
       isl::point P = smallestPoint(S);
@@ -609,7 +606,7 @@ orderStatementParts(const std::vector<const LiftedKernel *> &Parts,
                     const std::vector<std::string> &SharedNames,
                     clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
   size_t N = Parts.size();
-  for (const LiftedKernel *P : Parts)
+  for ([[maybe_unused]] const LiftedKernel *P : Parts)
     assert(P->Loops.size() == Loops.size() &&
            "a part split by statement keeps every loop of its nest");
   std::vector<std::vector<std::optional<Dependence>>> Edge(
