@@ -455,51 +455,32 @@ static bool pastGridLimit(const Figures &F) {
 /// Figures computed by analyzeStatement, by figuresKey.
 using FiguresCache = std::map<std::string, Expected<LoweringFigures>>;
 
-static bool computeFiguresCached(const Kernel &K, const Statement &S,
-                                 const Schedule &Sch, Figures &F,
-                                 std::string &Error, FiguresCache *Cache,
-                                 LoweringCache *Isl, FiguresMemo *Memo,
-                                 const CostFacts &Facts) {
-  std::optional<Expected<LoweringFigures>> Own;
-  const Expected<LoweringFigures> *LF;
-  // isl's operations quota, where the caller set one, bounds each
-  // schedule's analysis: planning a kernel analyses hundreds.
-  auto Analyze = [&] {
-    if (!Cache)
-      isl_ctx_reset_operations(K.Domain.ctx().get());
-    return analyzeStatement(K, S, Sch, Isl, Memo);
-  };
-  if (Cache) {
-    std::string Key = figuresKey(Sch);
-    auto It = Cache->find(Key);
-    if (It == Cache->end()) {
-      Error = "not analysed";
-      return false;
-    }
-    LF = &It->second;
-  } else {
-    LF = &Own.emplace(Analyze());
-  }
-  if (!*LF) {
-    Error = LF->failure().Message;
+/// The figures of \p Sch for \p S from its analysis \p LF; false with
+/// \p Error set where the analysis failed.
+static bool figuresOf(const Kernel &K, const Statement &S, const Schedule &Sch,
+                      const Expected<LoweringFigures> &LF, Figures &F,
+                      std::string &Error, const CostFacts &Facts) {
+  if (!LF) {
+    Error = LF.failure().Message;
     return false;
   }
   F.Threads = Sch.totalThreads();
   F.RegisterOutputs = Sch.registerOutputs() * outputCount(S);
-  F.SharedBytes = (*LF)->SharedBytes;
-  F.Blocks = "(" + (*LF)->Grid[0] + ", " + (*LF)->Grid[1] + ", " +
-             (*LF)->Grid[2] + ")";
+  F.SharedBytes = LF->SharedBytes;
+  F.Blocks = "(" + LF->Grid[0] + ", " + LF->Grid[1] + ", " + LF->Grid[2] + ")";
   for (int A = 0; A < 3; ++A)
-    F.GridBlocks[A] = (*LF)->Blocks[A];
-  F.Empty = (*LF)->Empty;
-  F.Cost = F.Empty ? 0 : estimateCost(K, S, Sch, **LF, Facts);
+    F.GridBlocks[A] = LF->Blocks[A];
+  F.Empty = LF->Empty;
+  F.Cost = F.Empty ? 0 : estimateCost(K, S, Sch, *LF, Facts);
   return true;
 }
 
 bool computeFigures(const Kernel &K, const Statement &S, const Schedule &Sch,
                     Figures &F, std::string &Error) {
-  return computeFiguresCached(K, S, Sch, F, Error, nullptr, nullptr, nullptr,
-                              CostFacts(K, S));
+  // isl's operations quota, where the caller set one, bounds this analysis.
+  isl_ctx_reset_operations(K.Domain.ctx().get());
+  return figuresOf(K, S, Sch, analyzeStatement(K, S, Sch, nullptr, nullptr), F,
+                   Error, CostFacts(K, S));
 }
 
 namespace {
@@ -570,14 +551,15 @@ static std::set<std::string> analysisKeys(const std::vector<Candidate> &Candidat
   return Keys;
 }
 
-/// The \p Share keys of \p Keys that planning analyses where it cannot
-/// analyse them all: those of lowest stableHash, a spread over the whole
-/// space that depends on the keys alone -- not on the order of enumeration,
-/// the machine or the time taken.
-static std::vector<std::string> chooseKeys(const std::set<std::string> &Keys,
-                                           size_t Share) {
+/// The analysis keys of \p Keys (each with its first schedule) that
+/// planning analyses, at most \p Share, in the order it analyses them:
+/// lowest stableHash first, a spread over the whole space that depends on
+/// the keys alone -- not on the order of enumeration, the machine or the
+/// time taken.
+static std::vector<std::string>
+chooseKeys(const std::map<std::string, const Schedule *> &Keys, size_t Share) {
   std::vector<std::pair<uint64_t, const std::string *>> ByHash;
-  for (const std::string &Key : Keys)
+  for (const auto &[Key, Sch] : Keys)
     ByHash.push_back({stableHash(Key), &Key});
   std::sort(ByHash.begin(), ByHash.end(), [](const auto &A, const auto &B) {
     return A.first != B.first ? A.first < B.first : *A.second < *B.second;
@@ -658,17 +640,20 @@ static std::vector<Variant> planStatements(const PlannedView &View,
     bool PastGridLimit = false;
     // The analyses left out where the space is larger than its share.
     size_t LeftOut = 0, Space = 0;
-    auto Keep = [&](std::vector<Candidate> Candidates) {
-      std::set<std::string> Keys = analysisKeys(Candidates);
-      std::vector<std::string> Chosen = chooseKeys(Keys, View.Shares[SI]);
-      Space += Keys.size();
+    auto Keep = [&](const std::vector<Candidate> &Candidates) {
+      // Each candidate's analysis key, and the first schedule of each key.
+      std::vector<std::string> KeyOf;
+      std::map<std::string, const Schedule *> First;
+      for (const Candidate &C : Candidates) {
+        KeyOf.push_back(figuresKey(C.Sch));
+        First.emplace(KeyOf.back(), &C.Sch);
+      }
+      std::vector<std::string> Chosen = chooseKeys(First, View.Shares[SI]);
+      Space += First.size();
       // The analyses, in the order of chooseKeys: the first within
       // --isl-max-operations alone, so that every statement has one, the
       // others until the space's share of the plan limit's work is spent --
       // a spread of the space however far they go.
-      std::map<std::string, const Schedule *> First;
-      for (const Candidate &C : Candidates)
-        First.emplace(figuresKey(C.Sch), &C.Sch);
       isl_ctx *Ctx = K.Domain.ctx().get();
       size_t Done = 0;
       auto Analyse = [&](IslMaxOperationsGuard &Budget) {
@@ -700,15 +685,16 @@ static std::vector<Variant> planStatements(const PlannedView &View,
         while (Done < Chosen.size() && Analyse(Budget))
           ;
       }
-      LeftOut += Keys.size() - Done;
-      for (Candidate &C : Candidates) {
-        Schedule &Sch = C.Sch;
-        if (!Cache.count(figuresKey(Sch)))
+      LeftOut += First.size() - Done;
+      for (size_t I = 0; I < Candidates.size(); ++I) {
+        const Candidate &C = Candidates[I];
+        const Schedule &Sch = C.Sch;
+        auto Analysis = Cache.find(KeyOf[I]);
+        if (Analysis == Cache.end())
           continue;
         Figures F;
         std::string Reason;
-        if (!computeFiguresCached(K, S, Sch, F, Reason, &Cache, &Isl, &Memo,
-                                  Facts)) {
+        if (!figuresOf(K, S, Sch, Analysis->second, F, Reason, Facts)) {
           Why.add(Reason, C.Family);
           continue;
         }
@@ -724,7 +710,7 @@ static std::vector<Variant> planStatements(const PlannedView &View,
           Why.add(R, C.Family);
           continue;
         }
-        Legal.push_back({std::move(Sch), F});
+        Legal.push_back({Sch, F});
         // A statement with no point does nothing, whatever its schedule.
         if (F.Empty)
           break;
