@@ -49,12 +49,15 @@ const LoweringCache::Nest &loopNest(LoweringCache &Cache,
   B = isl_ast_build_set_iterators(B, Ids);
   isl_union_map *Opt =
       isl_union_map_empty(isl_space_params_alloc(Ctx.get(), 0));
+  // Every dimension is unrolled or "atomic": a loop is generated once, its
+  // body guarded where the domain is a union of pieces (holes, triangles
+  // cut by them), rather than copied per combination of pieces, which
+  // multiplies code and isl's work with each hole.
   for (size_t D = 0; D < Unroll.size(); ++D) {
-    if (!Unroll[D])
-      continue;
     isl_space *Dom = isl_space_set_alloc(Ctx.get(), 0, Unroll.size());
     isl_space *Ran = isl_space_set_alloc(Ctx.get(), 0, 1);
-    Ran = isl_space_set_tuple_name(Ran, isl_dim_set, "unroll");
+    Ran = isl_space_set_tuple_name(Ran, isl_dim_set,
+                                   Unroll[D] ? "unroll" : "atomic");
     isl_set *R = isl_set_fix_si(isl_set_universe(Ran), isl_dim_set, 0, D);
     isl_map *M = isl_map_from_domain_and_range(isl_set_universe(Dom), R);
     Opt = isl_union_map_add_map(Opt, M);

@@ -28,12 +28,15 @@ static isl_constraint *makeConstraint(isl::space Sp,
   std::map<std::pair<int, unsigned>, long> Coef;
   for (const Term &X : Terms)
     Coef[{int(X.T), X.Pos}] += X.Coef;
+  // The values go in as isl_vals: the _si setters take an int, and sizes,
+  // origins and their products pass 2^31.
+  isl_ctx *Ctx = Sp.ctx().get();
   isl_local_space *LS = isl_local_space_from_space(Sp.release());
   isl_constraint *C = Eq ? isl_equality_alloc(LS) : isl_inequality_alloc(LS);
   for (const auto &[Dim, V] : Coef)
-    C = isl_constraint_set_coefficient_si(C, isl_dim_type(Dim.first),
-                                          Dim.second, V);
-  return isl_constraint_set_constant_si(C, Cst);
+    C = isl_constraint_set_coefficient_val(C, isl_dim_type(Dim.first),
+                                           Dim.second, isl_val_int_from_si(Ctx, V));
+  return isl_constraint_set_constant_val(C, isl_val_int_from_si(Ctx, Cst));
 }
 
 isl::set addConstraint(isl::set S, const std::vector<Term> &Terms, long Cst,
