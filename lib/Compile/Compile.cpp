@@ -39,10 +39,10 @@ Expected<T> underQuota(isl_ctx *Ctx, unsigned long Max,
   } catch (isl::exception &E) {
     if (!dynamic_cast<isl::exception_quota *>(&E) && !Quota.hasQuotaExceeded())
       return Failure::internal(std::string("isl: ") + E.what());
-    R.emplace(Failure::user(quotaMessage(Max, Doing)));
+    R.emplace(Failure::quota(quotaMessage(Max, Doing)));
   }
   if (Quota.hasQuotaExceeded())
-    return Failure::user(quotaMessage(Max, Doing));
+    return Failure::quota(quotaMessage(Max, Doing));
   return std::move(*R);
 }
 
@@ -235,6 +235,76 @@ Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
                            " at these sizes");
         return lowerKernel(K, V.Schedules, Cache);
       });
+}
+
+/// Work the lowering of \p Sch unrolls per thread: its register outputs
+/// times its unrolled reduction tile, then the reads it stages.
+static std::pair<long, size_t> unrolledWork(const Schedule &Sch) {
+  long Tile = 1;
+  if (const IndexMap *T = Sch.tiledReduction())
+    Tile = T->Tile;
+  return {Sch.registerOutputs() * Tile,
+          Sch.Prefetch.size() + (Sch.Pipelined ? 1 : 0)};
+}
+
+/// The name of the variant of least unrolled work among \p Planned: for
+/// each statement, of the schedules the plain variants give it, the one of
+/// least unrolled work (the best ranked among equals); "" where no variant
+/// is plain.
+static std::string simplestVariant(const Kernel &K,
+                                   const std::vector<Variant> &Planned) {
+  std::vector<const Schedule *> Best(K.Stmts.size(), nullptr);
+  for (const Variant &V : Planned) {
+    if (!V.Merge.empty() || !V.Fuse.empty())
+      continue;
+    for (size_t S = 0; S < Best.size(); ++S)
+      if (!Best[S] || unrolledWork(V.Schedules[S]) < unrolledWork(*Best[S]))
+        Best[S] = &V.Schedules[S];
+  }
+  std::string Name;
+  for (size_t S = 0; S < Best.size(); ++S) {
+    if (!Best[S])
+      return "";
+    Name += (S ? " | " : "") + Best[S]->str(K, K.Stmts[S]);
+  }
+  return Name;
+}
+
+Expected<LoweredVariant> lowerBest(const Kernel &K,
+                                   const std::vector<Variant> &Planned,
+                                   unsigned long IslMaxOperations) {
+  assert(!Planned.empty() && "planVariants lists at least one variant");
+  auto Lowered = [&](size_t I, unsigned long Max) -> Expected<LoweredVariant> {
+    auto P = lowerVariant(K, Planned[I], nullptr, Max);
+    if (!P)
+      return P.takeFailure();
+    return LoweredVariant{Planned[I], std::move(*P), I};
+  };
+  if (!IslMaxOperations)
+    return Lowered(0, 0);
+  auto First = Lowered(0, std::max(IslMaxOperations / 2, 1UL));
+  if (First || !First.failure().OutOfQuota)
+    return First;
+  std::string Name = simplestVariant(K, Planned);
+  std::string Error;
+  std::optional<Variant> Simplest =
+      Name.empty() ? std::nullopt : findVariant(K, Planned, Name, Error);
+  assert((Name.empty() || Simplest) && "the planner's schedules parse");
+  if (Simplest && Simplest->Name != Planned.front().Name) {
+    auto P = lowerVariant(K, *Simplest, nullptr, IslMaxOperations);
+    if (P || !P.failure().OutOfQuota) {
+      if (!P)
+        return P.takeFailure();
+      size_t Rank = Planned.size();
+      for (size_t I = 0; I < Planned.size(); ++I)
+        if (Planned[I].Name == Simplest->Name)
+          Rank = I;
+      return LoweredVariant{std::move(*Simplest), std::move(*P), Rank};
+    }
+  }
+  // Where the simplest needs the whole quota too, the first-ranked
+  // variant's failure says what ran out.
+  return Lowered(0, IslMaxOperations);
 }
 
 namespace {

@@ -262,27 +262,44 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     if (!V)
       return report(Diags, {}, V.takeFailure(),
                     "--variant=" + Opts.Variant + ": ");
-    auto P = lowerVariant(K, *V, nullptr, Opts.Planner.IslMaxOperations);
-    if (!P)
-      return report(Diags, K.Loc, P.takeFailure(),
+    // A named variant is lowered as named; otherwise the first-ranked one,
+    // or the simplest where the first needs too much of isl's quota.
+    Expected<LoweredVariant> L = Failure::user("");
+    if (Opts.Variant.empty())
+      L = lowerBest(K, Vs, Opts.Planner.IslMaxOperations);
+    else if (auto Named =
+                 lowerVariant(K, *V, nullptr, Opts.Planner.IslMaxOperations))
+      L = LoweredVariant{*V, std::move(*Named), 0};
+    else
+      L = Named.takeFailure();
+    if (!L)
+      return report(Diags, K.Loc, L.takeFailure(),
                     "cannot lower variant " + quote(V->Name) + " of kernel " +
                         quote(K.Name) + ": ");
+    if (L->Rank != 0)
+      Diags.note(K.Loc, "lowering the first-ranked variant of kernel " +
+                            quote(K.Name) +
+                            " needs more than half of "
+                            "--isl-max-operations; the variant of least "
+                            "unrolled work is emitted instead");
+    const Variant &Chosen = L->V;
+    const device::DeviceProgram &P = L->Program;
     if (Opts.Emit == EmitKind::JSON) {
-      Rows.push_back(programJson(*P, *V));
+      Rows.push_back(programJson(P, Chosen));
       continue;
     }
     if (Opts.Emit == EmitKind::OpenCL) {
-      OS << printProgram(*P, Dialect::OpenCL);
+      OS << printProgram(P, Dialect::OpenCL);
       continue;
     }
-    std::string Cuda = printProgram(*P, Dialect::CUDA);
+    std::string Cuda = printProgram(P, Dialect::CUDA);
     if (Opts.Emit == EmitKind::CUDA) {
       OS << Cuda;
       continue;
     }
     auto Ptx = compileVariant(Cuda, K.Name + ".cu", Opts.Arch, false);
     if (!Ptx) {
-      Diags.error("NVRTC failed to compile variant " + quote(V->Name) +
+      Diags.error("NVRTC failed to compile variant " + quote(Chosen.Name) +
                   " of kernel " + quote(K.Name) + " for " + Opts.Arch +
                   ":\n" + Ptx.failure().Message);
       return Failure::internal("");

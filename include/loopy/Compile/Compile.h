@@ -130,6 +130,28 @@ Expected<device::DeviceProgram> lowerVariant(const Kernel &K, const Variant &V,
                                              LoweringCache *Cache = nullptr,
                                              unsigned long IslMaxOperations = 0);
 
+/// A variant and its device code.
+struct LoweredVariant {
+  Variant V;
+  device::DeviceProgram Program;
+  /// Its rank in the planned list; the list's length for a variant that
+  /// combines the statements' schedules anew.
+  size_t Rank = 0;
+};
+
+/// The variant an --emit without --variant lowers: the first of \p Planned,
+/// its lowering bounded by half of \p IslMaxOperations. Where that runs
+/// out (isl's loop nests for a domain with holes under many unrolled
+/// registers can take seconds), the variant of least unrolled work under
+/// the whole quota: each statement's schedule, of those the plain variants
+/// give it, of fewest register outputs times unrolled reduction tile, then
+/// fewest staged reads, then the best ranked. If that too runs out, the
+/// first-ranked variant under the whole quota. Every step counts isl's
+/// operations, so the choice is the same on every run.
+Expected<LoweredVariant> lowerBest(const Kernel &K,
+                                   const std::vector<Variant> &Planned,
+                                   unsigned long IslMaxOperations);
+
 /// Lowers the variants \p Vs[Pick[I]] of kernel number \p KI of \p C on up
 /// to \p Threads threads (0: one per core); result I belongs to Pick[I].
 /// Each thread lowers its own copy of the kernel, in an isl context of its

@@ -28,12 +28,17 @@ struct Failure {
   };
   Kind K = Kind::User;
   std::string Message;
+  /// A user failure because isl ran past its operations quota.
+  bool OutOfQuota = false;
 
   static Failure user(std::string Message) {
     return {Kind::User, std::move(Message)};
   }
   static Failure internal(std::string Message) {
     return {Kind::Internal, std::move(Message)};
+  }
+  static Failure quota(std::string Message) {
+    return {Kind::User, std::move(Message), true};
   }
   bool isInternal() const { return K == Kind::Internal; }
 };
