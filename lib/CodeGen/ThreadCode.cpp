@@ -187,6 +187,13 @@ NodeList threadCode(CodeGenState &G, Piece P, const isl::set &Uniform) {
         X = isl_set_eliminate(X, isl_dim_set, I, 1);
     }
     X = isl_set_eliminate(X, isl_dim_set, NIdx, Map.GridMaps.size());
+    // A union (a domain with holes) becomes one polyhedron containing it:
+    // the loops run over it and each instance's guard keeps the holes.
+    // Pieces that differed only in the forgotten bounds merge exactly.
+    if (isl_set_n_basic_set(X) > 1)
+      X = isl_set_coalesce(X);
+    if (isl_set_n_basic_set(X) > 1)
+      X = isl_set_from_basic_set(isl_set_simple_hull(X));
     Dom = isl::manage(X).intersect(Map.frame(Dom.get_space(), P));
   }
   std::vector<std::string> Iters;
