@@ -14,7 +14,12 @@
 #   JOBS  loopyc runs at once (default: the number of cores)
 #   OUT   output folder (default fuzz-out-SEED)
 # Environment: LOOPYC (default build/bin/loopyc), CHUNK (default 10000),
-# NICE (default 10: the runs are niced).
+# NICE (default 10: the runs are niced), FIRST (default 0: the first
+# kernel of the range), DOWN (1: the chunks from the last down, so that two
+# machines can run one range from both ends into folders merged later, a
+# chunk whose summary either holds being skipped by the other when the
+# folders are shared).
+# Example, the upper half from the top: FIRST=500000 DOWN=1 scripts/fuzz-long.sh 500000 1
 # Example: scripts/fuzz-long.sh 1000000 42 16 /tmp/fuzz42 --cuda-fraction 0.2
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,16 +36,18 @@ out=${pos[3]:-fuzz-out-$seed}
 loopyc=${LOOPYC:-$root/build/bin/loopyc}
 chunk=${CHUNK:-10000}
 mkdir -p "$out"
-echo "fuzz-long: $n kernels of seed $seed, $jobs jobs, into $out"
-start=0
-while [ "$start" -lt "$n" ]; do
-  count=$(( n - start < chunk ? n - start : chunk ))
+echo "fuzz-long: $n kernels of seed $seed from ${FIRST:-0}, $jobs jobs, into $out"
+first=${FIRST:-0}
+end=$(( first + n ))
+starts=$(seq "$first" "$chunk" $(( end - 1 )))
+[ "${DOWN:-0}" = 1 ] && starts=$(printf '%s\n' $starts | sort -rn)
+for start in $starts; do
+  count=$(( end - start < chunk ? end - start : chunk ))
   if [ ! -f "$out/summary-$start.json" ]; then
     # A chunk with failures exits 1: the run goes on to the next one.
     nice -n "${NICE:-10}" python3 "$root/test/Fuzz/run.py" --loopyc "$loopyc" \
       --seed "$seed" --start "$start" --count "$count" --jobs "$jobs" \
       --out "$out" "$@" | tail -n 1 || true
   fi
-  start=$(( start + count ))
 done
 python3 "$root/test/Fuzz/run.py" --merge "$out" "$@"
