@@ -15,10 +15,10 @@
 #   OUT   output folder (default fuzz-out-SEED)
 # Environment: LOOPYC (default build/bin/loopyc), CHUNK (default 10000),
 # NICE (default 10: the runs are niced), FIRST (default 0: the first
-# kernel of the range), DOWN (1: the chunks from the last down, so that two
-# machines can run one range from both ends into folders merged later, a
-# chunk whose summary either holds being skipped by the other when the
-# folders are shared).
+# kernel of the range), DOWN (1: the chunks from the last one down). Two
+# machines can run one range from both ends, one with DOWN=1, and merge
+# their folders' summaries; in a shared folder each skips the chunks whose
+# summary the other has written.
 # Example, the upper half from the top: FIRST=500000 DOWN=1 scripts/fuzz-long.sh 500000 1
 # Example: scripts/fuzz-long.sh 1000000 42 16 /tmp/fuzz42 --cuda-fraction 0.2
 set -euo pipefail

@@ -292,19 +292,30 @@ Expected<LoweredVariant> lowerBest(const Kernel &K,
   assert((Name.empty() || Simplest) && "the planner's schedules parse");
   if (Simplest && Simplest->Name != Planned.front().Name) {
     auto P = lowerVariant(K, *Simplest, nullptr, IslMaxOperations);
-    if (P || !P.failure().OutOfQuota) {
-      if (!P)
-        return P.takeFailure();
-      size_t Rank = Planned.size();
-      for (size_t I = 0; I < Planned.size(); ++I)
-        if (Planned[I].Name == Simplest->Name)
-          Rank = I;
+    if (!P && !P.failure().OutOfQuota)
+      return P.takeFailure();
+    if (P) {
+      auto Same = [&](const Variant &X) { return X.Name == Simplest->Name; };
+      size_t Rank = std::find_if(Planned.begin(), Planned.end(), Same) -
+                    Planned.begin();
       return LoweredVariant{std::move(*Simplest), std::move(*P), Rank};
     }
   }
   // Where the simplest needs the whole quota too, the first-ranked
   // variant's failure says what ran out.
   return Lowered(0, IslMaxOperations);
+}
+
+Expected<LoweredVariant> lowerChosen(const Kernel &K,
+                                     const std::vector<Variant> &Planned,
+                                     const Variant &V, const std::string &Name,
+                                     unsigned long IslMaxOperations) {
+  if (Name.empty())
+    return lowerBest(K, Planned, IslMaxOperations);
+  auto P = lowerVariant(K, V, nullptr, IslMaxOperations);
+  if (!P)
+    return P.takeFailure();
+  return LoweredVariant{V, std::move(*P), 0};
 }
 
 namespace {

@@ -137,27 +137,16 @@ Expected<ModuleKernel> chooseModuleKernel(CheckedSource &C, size_t KI,
   if (!V)
     return Failure::user("kernel " + quote(K.Name) + ": " +
                          V.failure().Message);
-  if (Name.empty()) {
-    // The first-ranked variant, or the simplest where it needs too much of
-    // isl's quota (lowerBest).
-    auto L = lowerBest(K, Vs, Opts.Planner.IslMaxOperations);
-    if (!L)
-      return Failure::user("cannot lower variant " + quote(V->Name) +
-                           " of kernel " + quote(K.Name) + ": " +
-                           L.failure().Message);
-    if (L->Rank != 0)
-      MK.Origin = "the planner's variant of least unrolled work (the "
-                  "first-ranked one needs more than half of "
-                  "--isl-max-operations)";
-    MK.Program = std::move(L->Program);
-    return MK;
-  }
-  auto P = lowerVariant(K, *V, nullptr, Opts.Planner.IslMaxOperations);
-  if (!P)
+  auto L = lowerChosen(K, Vs, *V, Name, Opts.Planner.IslMaxOperations);
+  if (!L)
     return Failure::user("cannot lower variant " + quote(V->Name) +
                          " of kernel " + quote(K.Name) + ": " +
-                         P.failure().Message);
-  MK.Program = std::move(*P);
+                         L.failure().Message);
+  if (L->Rank != 0)
+    MK.Origin = "the planner's variant of least unrolled work (the "
+                "first-ranked one needs more than half of "
+                "--isl-max-operations)";
+  MK.Program = std::move(L->Program);
   return MK;
 }
 

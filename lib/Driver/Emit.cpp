@@ -262,16 +262,8 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     if (!V)
       return report(Diags, {}, V.takeFailure(),
                     "--variant=" + Opts.Variant + ": ");
-    // A named variant is lowered as named; otherwise the first-ranked one,
-    // or the simplest where the first needs too much of isl's quota.
-    Expected<LoweredVariant> L = Failure::user("");
-    if (Opts.Variant.empty())
-      L = lowerBest(K, Vs, Opts.Planner.IslMaxOperations);
-    else if (auto Named =
-                 lowerVariant(K, *V, nullptr, Opts.Planner.IslMaxOperations))
-      L = LoweredVariant{*V, std::move(*Named), 0};
-    else
-      L = Named.takeFailure();
+    auto L =
+        lowerChosen(K, Vs, *V, Opts.Variant, Opts.Planner.IslMaxOperations);
     if (!L)
       return report(Diags, K.Loc, L.takeFailure(),
                     "cannot lower variant " + quote(V->Name) + " of kernel " +

@@ -34,8 +34,8 @@ static isl_constraint *makeConstraint(isl::space Sp,
   isl_local_space *LS = isl_local_space_from_space(Sp.release());
   isl_constraint *C = Eq ? isl_equality_alloc(LS) : isl_inequality_alloc(LS);
   for (const auto &[Dim, V] : Coef)
-    C = isl_constraint_set_coefficient_val(C, isl_dim_type(Dim.first),
-                                           Dim.second, isl_val_int_from_si(Ctx, V));
+    C = isl_constraint_set_coefficient_val(
+        C, isl_dim_type(Dim.first), Dim.second, isl_val_int_from_si(Ctx, V));
   return isl_constraint_set_constant_val(C, isl_val_int_from_si(Ctx, Cst));
 }
 

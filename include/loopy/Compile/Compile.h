@@ -152,6 +152,14 @@ Expected<LoweredVariant> lowerBest(const Kernel &K,
                                    const std::vector<Variant> &Planned,
                                    unsigned long IslMaxOperations);
 
+/// \p V, the variant chooseVariant gave for --variant=\p Name, lowered: as
+/// named (under the whole quota) where \p Name is not empty, else through
+/// lowerBest, which may lower another of \p Planned.
+Expected<LoweredVariant> lowerChosen(const Kernel &K,
+                                     const std::vector<Variant> &Planned,
+                                     const Variant &V, const std::string &Name,
+                                     unsigned long IslMaxOperations);
+
 /// Lowers the variants \p Vs[Pick[I]] of kernel number \p KI of \p C on up
 /// to \p Threads threads (0: one per core); result I belongs to Pick[I].
 /// Each thread lowers its own copy of the kernel, in an isl context of its
