@@ -116,4 +116,28 @@ void beside(int n, int m, double alpha, double A[m][m],
 // CHECK-NEXT:    q[i] = alpha;
 // CHECK-NEXT:  }
 
+/* Coefficients set before the first nest by chains of assignments, as
+   deriche's are: the second nest uses some of them too, so the statements
+   that set those go to its part as well. */
+#pragma loopy kernel
+void two_filters(int w, int h, double alpha, double img[w][h],
+                 double y1[restrict w][h], double y2[restrict w][h])
+{
+  double k, a1, a2, a5, a6;
+  int i, j;
+  k = 1.0 - alpha;
+  a1 = a5 = k;
+  a2 = a6 = k * alpha;
+  for (i = 0; i < w; i++)
+    for (j = 0; j < h; j++)
+      y1[i][j] = a1 * img[i][j] + a2;
+  for (i = 0; i < w; i++)
+    for (j = 0; j < h; j++)
+      y2[i][j] = a5 * img[i][j] - a6 * y1[i][j];
+}
+// CHECK-LABEL: kernel two_filters_0(
+// CHECK:         y1[i, j] = (1 - alpha) * img[i, j] + (1 - alpha) * alpha;
+// CHECK-LABEL: kernel two_filters_1(
+// CHECK:         y2[i, j] = (1 - alpha) * img[i, j] - (1 - alpha) * alpha * y1[i, j];
+
 // OCL: passed, 0 failed

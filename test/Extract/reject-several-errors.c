@@ -1,7 +1,9 @@
 // RUN: not %loopy-extract %s 2>&1 | FileCheck %s
 // Every error of a nest is reported in one run: a statement that fails is
 // left out and the others are still lifted and checked, without follow-on
-// errors about what the failed one would have set ('t' below).
+// errors about what the failed one would have set ('t' below). The errors
+// that name a dependence between iterations come first: they are why the
+// nest cannot be a kernel, whatever else stands in the way.
 
 double weight(double v);
 
@@ -22,11 +24,11 @@ void kernel_several(int n, double A[n][n], const double *x,
     u[i] = u[i + 1] + 1;
   }
 }
-// CHECK: reject-several-errors.c:15:9: error: call to 'weight' cannot be lifted
+// CHECK: reject-several-errors.c:24:12: error: 'u[i + 1]' reads 'u' at another element than 'u[i]'
+// CHECK: reject-several-errors.c:17:9: error: call to 'weight' cannot be lifted
 // CHECK-NOT: 't'
-// CHECK: reject-several-errors.c:17:9: error: data-dependent control flow cannot be lifted: the condition reads 'x[i]'
-// CHECK: reject-several-errors.c:20:7: error: 'z[i]' is assigned in every iteration of the loop over 'j' but not accumulated
-// CHECK: reject-several-errors.c:22:12: error: 'u[i + 1]' reads 'u' at another element than 'u[i]'
+// CHECK: reject-several-errors.c:19:9: error: data-dependent control flow cannot be lifted: the condition reads 'x[i]'
+// CHECK: reject-several-errors.c:22:7: error: 'z[i]' is assigned in every iteration of the loop over 'j' but not accumulated
 
 // An index whose value after the loop is read by the code after the nest
 // is reported, and the nest is still lifted and checked.

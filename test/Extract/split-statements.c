@@ -37,6 +37,38 @@ void symm_rows(int m, int n, double alpha, double beta,
 // CHECK:         domain { [i, j, k] : 1 <= i < m and 0 <= j < n and 0 <= k < i }
 // CHECK-NEXT:    C[k, j] = C[k, j] + sum(i, alpha * B[i, j] * A[i, k]);
 
+/* symm as PolyBench/C writes it, from row 0: row 0's sum over k < 0 has
+   no term, for every m, so that the update of that row is a kernel of its
+   own, whose sum is 0 (empty-loop.c), between the update of the other
+   rows and the sums that the later rows add to it. */
+#pragma loopy kernel
+void symm(int m, int n, double alpha, double beta, double C[restrict m][n],
+          double A[m][m], double B[m][n])
+{
+  int i, j, k;
+  double temp2;
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      temp2 = 0;
+      for (k = 0; k < i; k++) {
+        C[k][j] += alpha * B[i][j] * A[i][k];
+        temp2 += B[k][j] * A[i][k];
+      }
+      C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * temp2;
+    }
+}
+// CHECK-LABEL: # part 1 of 3 of 'symm', its loops over 'i', 'j' on line [[#]] split by statement, in the order of their dependences: the host runs the parts in this order
+// CHECK-NEXT:  kernel symm_0(
+// CHECK:         domain { [i, j, k] : 0 <= i < m and 0 <= j < n and 0 <= k < i }
+// CHECK-NEXT:    C[i, j] = beta * C[i, j] + alpha * B[i, j] * A[i, i] + alpha * sum(k, B[k, j] * A[i, k]);
+// CHECK-LABEL: # part 2 of 3 of 'symm', the iterations of its loops over 'i', 'j' where the loop over 'k' runs zero times, so that its reductions have no terms: the host runs the parts in this order
+// CHECK-NEXT:  kernel symm_1(
+// CHECK:         domain { [i, j] : 0 <= i and i < m and i <= 0 and 0 <= j < n }
+// CHECK-NEXT:    C[i, j] = beta * C[i, j] + alpha * B[i, j] * A[i, i] + alpha * 0;
+// CHECK-LABEL: # part 3 of 3 of 'symm', its loops over 'i', 'j' on line [[#]] split by statement
+// CHECK-NEXT:  kernel symm_2(
+// CHECK:         C[k, j] = C[k, j] + sum(i, alpha * B[i, j] * A[i, k]);
+
 /* The second statement overwrites what the first reads: the reads go
    first, as in the source. */
 #pragma loopy kernel

@@ -37,7 +37,10 @@ void inferAssumptions(LiftedKernel &K, isl::ctx Ctx, Reporter &R) {
       for (unsigned Id : P.symbols())
         if (PositionOf(Id) != ~0u)
           Out.insert(PositionOf(Id));
-    Events.push_back({S.WriteDepth, {Out.begin(), Out.end()}, S.Range, S.What, true});
+    // Where the write's loops are empty, a kernel split off writes.
+    if (!S.EmptySplit)
+      Events.push_back(
+          {S.WriteDepth, {Out.begin(), Out.end()}, S.Range, S.What, true});
     walk(S.Value, [&](const LExpr &N, const std::vector<unsigned> &Enclosing) {
       if (N.K != LExpr::Kind::Reduce)
         return;

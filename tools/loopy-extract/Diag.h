@@ -293,6 +293,18 @@ inline constexpr char Loopyc[] = "%0";
 inline constexpr char LiftedAs[] = "in the lifted kernel, this is '%0'";
 } // namespace msg
 
+/// True if \p Format, the format of a diagnostic, is one of the messages
+/// that name a dependence between iterations of a nest.
+inline bool isDependence(llvm::StringRef Format) {
+  for (const char *F :
+       {msg::UsesAccumulator, msg::UsesPreviousIteration, msg::OtherElement,
+        msg::OtherElementAt, msg::DistributedDependence, msg::HostCarried,
+        msg::StatementCycle})
+    if (Format == F)
+      return true;
+  return false;
+}
+
 /// Thrown after an error was reported, to give up on the current kernel.
 struct LiftFailed {};
 

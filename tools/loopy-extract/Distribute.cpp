@@ -607,8 +607,10 @@ orderStatementParts(const std::vector<const LiftedKernel *> &Parts,
                     clang::ASTContext &Ctx, isl::ctx IslCtx, Reporter &R) {
   size_t N = Parts.size();
   for ([[maybe_unused]] const LiftedKernel *P : Parts)
-    assert(P->Loops.size() == Loops.size() &&
-           "a part split by statement keeps every loop of its nest");
+    assert((P->Loops.size() == Loops.size() ||
+            (!P->EmptyRange.empty() && P->Loops.size() < Loops.size())) &&
+           "a part split by statement keeps every loop of its nest, a "
+           "kernel split off where a loop is empty the loops around it");
   std::vector<std::vector<std::optional<Dependence>>> Edge(
       N, std::vector<std::optional<Dependence>>(N));
   std::vector<std::vector<bool>> Reach(N, std::vector<bool>(N, false));

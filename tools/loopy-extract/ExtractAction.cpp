@@ -22,37 +22,60 @@ namespace loopy::extract {
 
 namespace {
 
-/// Passes diagnostics on to \p Next, each (level, place and text) once:
-/// the parts of a nest split by statement each lift the statements that
-/// set scalars beside the loops, which report their errors once per part.
-/// The notes of a diagnostic left out are left out too.
-class OnceConsumer : public clang::DiagnosticConsumer {
+/// Holds the diagnostics of one nest while it is lifted, and passes them
+/// on when it is done: each (level, place and text) once -- the parts of a
+/// distributed nest, or of a nest split by statement, each lift the
+/// statements beside their loops, which would report their errors once per
+/// part -- and the errors that name a dependence between iterations first,
+/// each with its notes: where the iterations of a nest depend on each
+/// other, that is why it cannot be a kernel, whatever else stands in the
+/// way (a local array, an 'if' on the indices).
+class NestDiagnostics : public clang::DiagnosticConsumer {
 public:
-  explicit OnceConsumer(clang::DiagnosticConsumer &Next) : Next(Next) {}
+  explicit NestDiagnostics(clang::DiagnosticsEngine &D)
+      : D(D), Client(D.getClient()), Owned(D.takeClient()) {
+    D.setClient(this, false);
+  }
+  NestDiagnostics(const NestDiagnostics &) = delete;
+  NestDiagnostics &operator=(const NestDiagnostics &) = delete;
+  ~NestDiagnostics() override {
+    if (Owned)
+      D.setClient(Owned.release(), true);
+    else
+      D.setClient(Client, false);
+    // An error or warning with the notes after it.
+    std::vector<std::vector<clang::StoredDiagnostic>> Entries;
+    for (clang::StoredDiagnostic &S : Stored) {
+      if (S.getLevel() != clang::DiagnosticsEngine::Note || Entries.empty())
+        Entries.emplace_back();
+      Entries.back().push_back(std::move(S));
+    }
+    std::set<std::tuple<int, unsigned, std::string>> Seen;
+    std::vector<std::vector<clang::StoredDiagnostic> *> Kept;
+    for (auto &E : Entries)
+      if (Seen.insert({static_cast<int>(E[0].getLevel()),
+                       E[0].getLocation().getRawEncoding(),
+                       E[0].getMessage().str()})
+              .second)
+        Kept.push_back(&E);
+    std::stable_partition(Kept.begin(), Kept.end(), [&](const auto *E) {
+      return isDependence(D.getDiagnosticIDs()->getDescription((*E)[0].getID()));
+    });
+    for (const auto *E : Kept)
+      for (const clang::StoredDiagnostic &S : *E)
+        D.Report(S);
+  }
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level L,
                         const clang::Diagnostic &Info) override {
-    llvm::SmallString<256> Text;
-    Info.FormatDiagnostic(Text);
-    if (L == clang::DiagnosticsEngine::Note) {
-      if (!Dropped)
-        Next.HandleDiagnostic(L, Info);
-      return;
-    }
-    Dropped = !Seen.insert({static_cast<int>(L),
-                            Info.getLocation().getRawEncoding(),
-                            std::string(Text)})
-                   .second;
-    if (!Dropped) {
-      DiagnosticConsumer::HandleDiagnostic(L, Info);
-      Next.HandleDiagnostic(L, Info);
-    }
+    Stored.emplace_back(L, Info);
   }
 
 private:
-  clang::DiagnosticConsumer &Next;
-  std::set<std::tuple<int, unsigned, std::string>> Seen;
-  bool Dropped = false;
+  clang::DiagnosticsEngine &D;
+  clang::DiagnosticConsumer *Client;
+  std::unique_ptr<clang::DiagnosticConsumer> Owned;
+  std::vector<clang::StoredDiagnostic> Stored;
 };
 
 class ExtractConsumer : public clang::ASTConsumer {
@@ -74,6 +97,7 @@ public:
       while (Requests[I].DistGroup && E < Requests.size() &&
              Requests[E].DistGroup == Requests[I].DistGroup)
         ++E;
+      NestDiagnostics Nest(Ctx.getDiagnostics());
       if (E == I + 1 && !Requests[I].StmtSplit.empty())
         liftOrSplit(Requests[I], Ctx, R, Isl.get());
       else
@@ -123,15 +147,7 @@ void ExtractConsumer::liftOrSplit(const KernelRequest &K,
     liftGroup({K}, Ctx, R, Isl);
     return;
   }
-  clang::DiagnosticConsumer *Client = D.getClient();
-  std::unique_ptr<clang::DiagnosticConsumer> Owned = D.takeClient();
-  OnceConsumer Once(*Client);
-  D.setClient(&Once, false);
   liftGroup(K.StmtSplit, Ctx, R, Isl);
-  if (Owned)
-    D.setClient(Owned.release(), true);
-  else
-    D.setClient(Client, false);
 }
 
 void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
@@ -158,17 +174,47 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   // separate it from its neighbours.
   auto Note = [&](size_t I, size_t Count,
                   const std::vector<size_t> &First) -> std::string {
-    const KernelRequest *Split = &(*NoteReqs)[First[I > 0 ? I : 1]];
-    if (I + 1 < Count && (*NoteReqs)[First[I + 1]].Shared > Split->Shared)
-      Split = &(*NoteReqs)[First[I + 1]];
+    auto LoopList = [](const std::vector<std::string> &Names) {
+      std::string Loops;
+      for (const std::string &L : Names)
+        Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+      return Loops;
+    };
     std::string N = "part " + std::to_string(I + 1) + " of " +
                     std::to_string(Count) + " of '" + Base + "', ";
+    const KernelRequest &Self = (*NoteReqs)[First[I]];
+    if (!Self.EmptyRange.empty())
+      return N + "the iterations of its loops over " +
+             LoopList(Self.SharedNames) + " where the loop over '" +
+             Self.EmptyRange + "' runs zero times, so that its reductions "
+             "have no terms: the host runs the parts in this order";
+    // The split before it is told by its own request, the one after it
+    // by the next part's; a kernel split off where a loop is empty is no
+    // split of the nest.
+    auto Empty = [&](size_t J) {
+      return !(*NoteReqs)[First[J]].EmptyRange.empty();
+    };
+    const KernelRequest *Split = nullptr;
+    for (size_t J = 0; J < I; ++J)
+      if (!Empty(J))
+        Split = &Self;
+    size_t Next = I + 1;
+    while (Next < Count && Empty(Next))
+      ++Next;
+    if (Next < Count &&
+        (!Split || (*NoteReqs)[First[Next]].Shared > Split->Shared))
+      Split = &(*NoteReqs)[First[Next]];
+    if (!Split) {
+      const KernelRequest &E =
+          (*NoteReqs)[First[I + 1 < Count && Empty(I + 1) ? I + 1 : I - 1]];
+      return N + "the iterations of its loops over " +
+             LoopList(E.SharedNames) + " where the loop over '" +
+             E.EmptyRange + "' runs: the host runs the parts in this order";
+    }
     if (Split->Shared == 0)
       return N + "one kernel per loop nest: the host runs the parts in this "
                  "order";
-    std::string Loops;
-    for (const std::string &L : Split->SharedNames)
-      Loops += (Loops.empty() ? "'" : ", '") + L + "'";
+    std::string Loops = LoopList(Split->SharedNames);
     if (Split->HostShared)
       return N + "the body of its loops over " + Loops + " on line " +
              std::to_string(SM.getExpansionLineNumber(Split->SharedLoc)) +
@@ -187,13 +233,17 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
   // (those share all their loops with the part before).
   std::vector<LiftedKernel> Lifted;
   std::vector<KernelRequest> Reqs;
+  // The loops of the nest that each kernel came from.
+  std::vector<std::vector<const clang::ForStmt *>> NestLoops;
   bool Failed = false;
   for (const KernelRequest &Req : Parts) {
     try {
       Lifter L(Req, Ctx, R);
       Lifted.push_back(L.lift());
       Reqs.push_back(Req);
+      NestLoops.push_back(L.loopStmts());
       for (LiftedKernel &Split : L.splitParts()) {
+        NestLoops.push_back(L.loopStmts());
         Lifted.push_back(std::move(Split));
         KernelRequest After = Req;
         After.SplitOff = true;
@@ -202,6 +252,7 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
         for (const Loop &Lp : Lifted.back().Loops)
           After.SharedNames.push_back(Lifted.back().Symbols[Lp.Index].Name);
         After.SharedLoc = Lifted.back().Loops[0].Header.getBegin();
+        After.EmptyRange = Lifted.back().EmptyRange;
         Reqs.push_back(std::move(After));
       }
     } catch (LiftFailed &) {
@@ -218,25 +269,48 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
     // one after another; then the parts that fuse, fused.
     // The parts of a nest split by statement run in the order that
     // their dependences allow.
-    bool Ordered = false;
-    if (!Lead.StmtSplitLoops.empty() && Lifted.size() == Parts.size()) {
+    // The kernels split off where a loop inside a write is empty run
+    // where their dependences allow too: with the parts of a nest split
+    // by statement, or else beside the part they came from.
+    auto EmptySplit = [&](size_t I) { return !Lifted[I].EmptyRange.empty(); };
+    bool OtherSplits = false;
+    for (size_t I = 0; I < Lifted.size(); ++I)
+      OtherSplits |= Reqs[I].SplitOff && !EmptySplit(I);
+    // Orders the kernels [Begin, End) by their dependences in the loops
+    // \p Loops.
+    auto Order = [&](size_t Begin, size_t End,
+                     const std::vector<const clang::ForStmt *> &Loops,
+                     const std::vector<std::string> &SharedNames) {
       std::vector<const LiftedKernel *> Ptrs;
-      for (LiftedKernel &K : Lifted) {
-        inferAssumptions(K, Isl, R);
-        inferShapes(K, Isl, R);
-        Ptrs.push_back(&K);
+      for (size_t I = Begin; I < End; ++I) {
+        inferAssumptions(Lifted[I], Isl, R);
+        inferShapes(Lifted[I], Isl, R);
+        Ptrs.push_back(&Lifted[I]);
       }
-      std::vector<size_t> Order = orderStatementParts(
-          Ptrs, Lead.StmtSplitLoops, Lead.SharedNames, Ctx, Isl, R);
+      std::vector<size_t> Order =
+          orderStatementParts(Ptrs, Loops, SharedNames, Ctx, Isl, R);
       std::vector<LiftedKernel> L2;
       std::vector<KernelRequest> R2;
       for (size_t I : Order) {
-        L2.push_back(std::move(Lifted[I]));
-        R2.push_back(std::move(Reqs[I]));
+        L2.push_back(std::move(Lifted[Begin + I]));
+        R2.push_back(std::move(Reqs[Begin + I]));
       }
-      Lifted = std::move(L2);
-      Reqs = std::move(R2);
+      std::move(L2.begin(), L2.end(), Lifted.begin() + Begin);
+      std::move(R2.begin(), R2.end(), Reqs.begin() + Begin);
+    };
+    bool Ordered = false;
+    if (!Lead.StmtSplitLoops.empty() && !OtherSplits) {
+      Order(0, Lifted.size(), Lead.StmtSplitLoops, Lead.SharedNames);
       Ordered = true;
+    } else {
+      for (size_t I = 0; I < Lifted.size();) {
+        size_t E = I + 1;
+        while (E < Lifted.size() && EmptySplit(E))
+          ++E;
+        if (E > I + 1)
+          Order(I, E, NestLoops[I], {});
+        I = E;
+      }
     }
     std::vector<LiftedKernel> Fused = Lifted;
     if (Reqs.size() > 1 && !Ordered) {
@@ -260,6 +334,7 @@ void ExtractConsumer::liftGroup(const std::vector<KernelRequest> &Parts,
       if (Reqs.size() > 1)
         K.Name = FusedName(I);
       K.PartNote = Fused.size() > 1 ? Note(I, Fused.size(), First) : "";
+
       clang::PresumedLoc At = SM.getPresumedLoc(
           Req.NestLoc.isValid() ? Req.NestLoc : Req.PragmaLoc);
       K.Origin = "lifted by loopy-extract from " +

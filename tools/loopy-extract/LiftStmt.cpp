@@ -141,9 +141,19 @@ void Lifter::exprStmt(const clang::Expr *E) {
           value(B->getRHS());
         return;
       }
+    // A chain `a = b = e`: the inner assignment is a statement of its own,
+    // and its value, what it stored, is stored again.
+    const auto *Inner =
+        llvm::dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+    if (B->getOpcode() == BO_Assign && Inner && Inner->isAssignmentOp())
+      exprStmt(Inner);
+    else
+      Inner = nullptr;
     StoreTarget T = storeTarget(B->getLHS());
     LExprPtr V;
-    if (B->getOpcode() == BO_Assign) {
+    if (Inner) {
+      V = load(storeTarget(Inner->getLHS()), Inner->getLHS()->getSourceRange());
+    } else if (B->getOpcode() == BO_Assign) {
       V = value(B->getRHS());
     } else {
       const auto *CA = llvm::cast<CompoundAssignOperator>(B);

@@ -111,6 +111,10 @@ struct Statement {
   clang::SourceRange Range;
   /// The C text of the element written, for messages.
   std::string What;
+  /// The iterations of the loops around the write where a loop inside it
+  /// runs zero times are written by a kernel split off this one
+  /// (emptyRangeKernel), not by this statement.
+  bool EmptySplit = false;
 };
 
 struct LiftedKernel {
@@ -126,6 +130,9 @@ struct LiftedKernel {
   std::string HostNote;
   /// For one part of a distributed nest: which one it is.
   std::string PartNote;
+  /// For a kernel that emptyRangeKernel split off: the C index of the
+  /// loop that runs zero times at its iterations.
+  std::string EmptyRange;
   std::vector<Symbol> Symbols;
   std::vector<Loop> Loops;
   std::vector<ScalarArg> Scalars;

@@ -1,5 +1,6 @@
 //===- Lifter.cpp - The lifter's driver, arguments and checks ------------===//
 #include "Accumulate.h"
+#include "EmptyRanges.h"
 #include "KernelIsl.h"
 #include "Lifter.h"
 
@@ -119,6 +120,8 @@ LiftedKernel Lifter::lift() {
     checkDoubleWrites();
   if (!HeaderFailed && !Failed)
     splitRepeatedReductions();
+  if (!HeaderFailed && !Failed)
+    splitEmptyRanges();
   if (!HeaderFailed)
     checkElementConflicts();
   if (Failed)
@@ -458,6 +461,15 @@ bool Lifter::splitOff(size_t Stmt, const isl::set &Both) {
       }
     }
   return false;
+}
+
+void Lifter::splitEmptyRanges() {
+  IslContext Isl;
+  for (size_t S = 0; S < K.Stmts.size(); ++S)
+    if (std::optional<LiftedKernel> Part = emptyRangeKernel(K, S, Isl.get())) {
+      K.Stmts[S].EmptySplit = true;
+      SplitParts.push_back(std::move(*Part));
+    }
 }
 
 void Lifter::checkAliasing() {

@@ -104,6 +104,10 @@ public:
   /// Kernels that lift() split off the one it returns, to run after it
   /// in order (see splitOff).
   std::vector<LiftedKernel> &splitParts() { return SplitParts; }
+  /// The loops of the nest, outermost first.
+  const std::vector<const clang::ForStmt *> &loopStmts() const {
+    return LoopStmts;
+  }
 
 private:
   /// True if \p S belongs to another part of a distributed nest.
@@ -179,6 +183,11 @@ private:
   /// storing the reduction in its element, and the kernel split off after
   /// it reads the element where the reduction was used.
   void splitRepeatedReductions();
+  /// Each statement written in C at iterations where a loop inside runs
+  /// zero times, for every value of the parameters: those iterations go
+  /// to a kernel split off (emptyRangeKernel), to be ordered with this
+  /// one by their dependences.
+  void splitEmptyRanges();
 
   // LiftPragmas.cpp.
   /// Applies the kernel's shape and assume pragmas.

@@ -490,6 +490,55 @@ bool splitStatements(KernelRequest &K,
   return true;
 }
 
+/// The statements of the groups before \p G (each group a loop with the
+/// statements that go with it) that the group \p G needs as well: those
+/// that set only scalars which \p G, or another statement it needs, uses
+/// (as deriche's `a3 = a7 = ...` before the first of its nests sets a
+/// coefficient of the second). They run again before the group, in
+/// source order, so a group that sets such a scalar itself still sees its
+/// own value. A statement that uses or sets a scalar that a loop of the
+/// groups sets is left out: its value would depend on the loops that
+/// the group leaves out.
+std::set<const clang::Stmt *>
+setupFor(const std::vector<std::vector<const clang::Stmt *>> &Groups,
+         size_t G) {
+  std::vector<const clang::VarDecl *> SetByLoops;
+  for (const std::vector<const clang::Stmt *> &Group : Groups)
+    for (const clang::Stmt *S : Group)
+      if (llvm::isa<clang::ForStmt>(S))
+        storedScalars(S, SetByLoops);
+  auto MentionsAny = [](const clang::Stmt *S,
+                        const std::vector<const clang::VarDecl *> &Vs) {
+    return std::any_of(Vs.begin(), Vs.end(), [&](const clang::VarDecl *V) {
+      return mentions(S, V);
+    });
+  };
+  std::vector<const clang::Stmt *> Candidates;
+  for (size_t O = 0; O < G; ++O)
+    for (const clang::Stmt *S : Groups[O])
+      if (setsOnlyScalars(S) && !MentionsAny(S, SetByLoops))
+        Candidates.push_back(S);
+  std::vector<const clang::Stmt *> Users(Groups[G].begin(), Groups[G].end());
+  std::set<const clang::Stmt *> Needed;
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const clang::Stmt *S : Candidates) {
+      if (Needed.count(S))
+        continue;
+      std::vector<const clang::VarDecl *> Sets;
+      storedScalars(S, Sets);
+      if (std::any_of(Users.begin(), Users.end(), [&](const clang::Stmt *U) {
+            return MentionsAny(U, Sets);
+          })) {
+        Needed.insert(S);
+        Users.push_back(S);
+        Grew = true;
+      }
+    }
+  }
+  return Needed;
+}
+
 /// Splits the part \p K where a loop body of its nest (or the function
 /// body) first holds several loops, each body above it holding one: each
 /// of those loops is a part, with the statements before it, or
@@ -605,9 +654,12 @@ void distributeNest(KernelRequest K, clang::SourceManager &SM,
   }
   for (unsigned G = 0; G < Groups.size(); ++G) {
     KernelRequest Part = K;
+    std::set<const clang::Stmt *> Setup = setupFor(Groups, G);
     for (unsigned O = 0; O < Groups.size(); ++O)
       if (O != G)
-        Part.Skip.insert(Part.Skip.end(), Groups[O].begin(), Groups[O].end());
+        for (const clang::Stmt *S : Groups[O])
+          if (!Setup.count(S))
+            Part.Skip.push_back(S);
     if (G > 0)
       Part.Skip.insert(Part.Skip.end(), FirstOnly.begin(), FirstOnly.end());
     if (G + 1 < Groups.size())

@@ -57,6 +57,9 @@ struct KernelRequest {
   clang::SourceLocation SharedLoc;
   /// A kernel that the lifter split off the part before it.
   bool SplitOff = false;
+  /// For a kernel split off where a loop inside a write runs zero times
+  /// (emptyRangeKernel): the C index of that loop.
+  std::string EmptyRange;
   /// The loops this part shares with the others (SharedNames) stay on the
   /// host, which runs every part once per iteration of them: a part
   /// overwrites an element in every iteration of those loops (a
