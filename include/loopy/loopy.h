@@ -65,7 +65,7 @@ struct ArgumentInfo {
   enum class Kind { Index, Scalar, Array };
   std::string Name;
   Kind ArgKind = Kind::Array;
-  /// "f32", "f64", "i32", "i64" (index parameters: "i64").
+  /// "f16", "bf16", "f32", "f64", "i32", "i64" (index parameters: "i64").
   std::string DType;
   /// Bytes of one element (of the value, for a scalar).
   unsigned ElementBytes = 0;
@@ -103,10 +103,25 @@ struct ArrayArg {
       : Name(std::move(Name)), Pointer(Pointer), DType(std::move(DType)) {}
   std::string Name;
   DevicePtr Pointer = 0;
-  /// "f32", "f64", "i32" or "i64".
+  /// "f16", "bf16", "f32", "f64", "i32" or "i64".
   std::string DType;
 };
+/// An element of an f16 or bf16 array: its 16 bits, laid out as CUDA's
+/// __half and __nv_bfloat16 are, so that a pointer to those converts with
+/// reinterpret_cast (arg("x", reinterpret_cast<loopy::api::Float16 *>(X))).
+struct Float16 {
+  std::uint16_t Bits;
+};
+struct BFloat16 {
+  std::uint16_t Bits;
+};
 template <class T> struct DTypeOf;
+template <> struct DTypeOf<Float16> {
+  static constexpr const char *Name = "f16";
+};
+template <> struct DTypeOf<BFloat16> {
+  static constexpr const char *Name = "bf16";
+};
 template <> struct DTypeOf<float> {
   static constexpr const char *Name = "f32";
 };

@@ -60,6 +60,8 @@ struct CodeGenState {
   /// The statement text calls loopy_div_* or loopy_rem_* (integer
   /// division whose divisor may be 0 or -1).
   bool IntDivision = false;
+  /// The statement text converts f16 or bf16 values.
+  bool Half = false;
 };
 
 } // namespace loopy

@@ -1,7 +1,14 @@
 //===- DeviceAST.cpp - Sizes and launch text of device kernels ------------===//
 #include "loopy/CodeGen/DeviceAST.h"
 
+#include <algorithm>
+
 namespace loopy::device {
+
+bool DeviceKernel::usesHalf() const {
+  return Half || std::any_of(Params.begin(), Params.end(),
+                             [](const KernelParam &P) { return isHalf(P.Type); });
+}
 
 long Buffer::bytes() const {
   long N = dtypeSize(Type);

@@ -68,7 +68,7 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   for (const Accumulator &A : M.Accs)
     DK.Registers.push_back(
         {A.Name,
-         A.Reduce->Type,
+         computeType(A.Reduce->Type),
          {M.RegCount},
          "partial " + std::string(reduceOpName(A.Reduce->reduceOp())) +
              " of each of the thread's outputs"});
@@ -99,7 +99,7 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   if (M.BlockRed)
     for (const Accumulator &A : M.Accs)
       DK.Shared.push_back({"red_" + A.Name,
-                           A.Reduce->Type,
+                           computeType(A.Reduce->Type),
                            {M.RegCount, Sch.threads(Axis::Z),
                             Sch.threads(Axis::Y), Sch.threads(Axis::X)},
                            "partial results of every thread"});
@@ -118,6 +118,7 @@ void finishKernel(DeviceKernel &DK, const CodeGenState &G) {
   }
   DK.LaunchIf = Grid.LaunchIf;
   DK.IntDivision = G.IntDivision;
+  DK.Half = G.Half;
 
   // Header comment.
   DK.Header.push_back(statementLine(K, S));

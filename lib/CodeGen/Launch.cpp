@@ -1,5 +1,6 @@
 //===- Launch.cpp - Launch dimensions of a lowered kernel -----------------===//
 #include "loopy/CodeGen/Launch.h"
+#include "loopy/Support/Half.h"
 
 #include <isl/aff.h>
 #include <isl/set.h>
@@ -22,6 +23,10 @@ std::vector<unsigned char> scalarArgBytes(DType T, double Float, int64_t Int) {
     return Bytes(static_cast<float>(Float));
   case DType::F64:
     return Bytes(Float);
+  case DType::F16:
+    return Bytes(floatToF16(static_cast<float>(Float)));
+  case DType::BF16:
+    return Bytes(floatToBf16(static_cast<float>(Float)));
   case DType::I32:
     return Bytes(static_cast<int32_t>(Int));
   default:

@@ -29,6 +29,12 @@ struct Spelling {
   /// by what may be 0 or -1. C leaves x / 0 and the minimum / -1
   /// undefined; these never evaluate them.
   const char *IntDivisionPrelude;
+  /// loopy_f16 and loopy_bf16, the 16 bits of an f16 or bf16 value, and
+  /// their conversions: loopy_ld_T widens to float (exactly), loopy_st_T
+  /// narrows a float to nearest even (Support/Half.h), loopy_rn_T rounds a
+  /// float to the nearest value of T. CUDA converts f16 with the cvt
+  /// instructions; the rest is the same bit arithmetic in both dialects.
+  const char *HalfPrelude;
   /// Alignment is spelled before the type (CUDA's __align__) rather than
   /// as an attribute after the declarator (OpenCL).
   bool AlignPrefix;
@@ -79,6 +85,29 @@ const Spelling CudaSpelling = {
     "static __device__ __forceinline__ idx loopy_rem_i64(idx a, idx b) {\n"
     "  return b == 0 ? a : b == -1 ? 0 : a % b;\n"
     "}\n",
+    "typedef unsigned short loopy_f16;\n"
+    "typedef unsigned short loopy_bf16;\n"
+    "static __device__ __forceinline__ float loopy_ld_f16(loopy_f16 h) {\n"
+    "  float f;\n"
+    "  asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));\n"
+    "  return f;\n"
+    "}\n"
+    "static __device__ __forceinline__ loopy_f16 loopy_st_f16(float f) {\n"
+    "  loopy_f16 h;\n"
+    "  asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f));\n"
+    "  return h;\n"
+    "}\n"
+    "static __device__ __forceinline__ float loopy_ld_bf16(loopy_bf16 h) {\n"
+    "  return __uint_as_float((unsigned)h << 16);\n"
+    "}\n"
+    "static __device__ __forceinline__ loopy_bf16 loopy_st_bf16(float f) {\n"
+    "  unsigned u = __float_as_uint(f);\n"
+    "  if ((u & 0x7fffffffu) > 0x7f800000u)\n"
+    "    return (loopy_bf16)((u >> 16) | 0x40u);\n"
+    "  return (loopy_bf16)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);\n"
+    "}\n"
+    "static __device__ __forceinline__ float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
+    "static __device__ __forceinline__ float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
     true, true, false, true};
 
 const Spelling OpenCLSpelling = {
@@ -132,6 +161,38 @@ const Spelling OpenCLSpelling = {
     "static inline idx loopy_rem_i64(idx a, idx b) {\n"
     "  return b == 0 ? a : b == -1 ? 0 : a % b;\n"
     "}\n",
+    "typedef ushort loopy_f16;\n"
+    "typedef ushort loopy_bf16;\n"
+    "static inline float loopy_ld_f16(loopy_f16 h) {\n"
+    "  uint s = (uint)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;\n"
+    "  if (e == 0x1f)\n"
+    "    return as_float(s | 0x7f800000u | (m << 13));\n"
+    "  if (e == 0) {\n"
+    "    float v = (float)m * 0x1p-24f;\n"
+    "    return s ? -v : v;\n"
+    "  }\n"
+    "  return as_float(s | ((e + 112) << 23) | (m << 13));\n"
+    "}\n"
+    "static inline loopy_f16 loopy_st_f16(float f) {\n"
+    "  uint u = as_uint(f), a = u & 0x7fffffffu;\n"
+    "  ushort s = (ushort)((u >> 16) & 0x8000);\n"
+    "  if (a > 0x7f800000u)\n"
+    "    return s | 0x7e00 | (ushort)((a >> 13) & 0x1ff);\n"
+    "  if (a >= 0x477ff000u)\n"
+    "    return s | 0x7c00;\n"
+    "  if (a < 0x38800000u)\n"
+    "    return s | (ushort)rint(as_float(a) * 0x1p24f);\n"
+    "  return s | (ushort)(((a + 0xfffu + ((a >> 13) & 1u)) >> 13) - (112u << 10));\n"
+    "}\n"
+    "static inline float loopy_ld_bf16(loopy_bf16 h) { return as_float((uint)h << 16); }\n"
+    "static inline loopy_bf16 loopy_st_bf16(float f) {\n"
+    "  uint u = as_uint(f);\n"
+    "  if ((u & 0x7fffffffu) > 0x7f800000u)\n"
+    "    return (loopy_bf16)((u >> 16) | 0x40u);\n"
+    "  return (loopy_bf16)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);\n"
+    "}\n"
+    "static inline float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
+    "static inline float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
     false, false, true, false};
 
 
@@ -455,10 +516,12 @@ static const Spelling &spelling(Dialect D) {
   return D == Dialect::CUDA ? CudaSpelling : OpenCLSpelling;
 }
 
-std::string printPrelude(Dialect D, bool Atomics, bool IntDivision) {
+std::string printPrelude(Dialect D, bool Atomics, bool IntDivision,
+                         bool Half) {
   return std::string(spelling(D).Prelude) +
          (Atomics ? spelling(D).AtomicPrelude : "") +
-         (IntDivision ? spelling(D).IntDivisionPrelude : "");
+         (IntDivision ? spelling(D).IntDivisionPrelude : "") +
+         (Half ? spelling(D).HalfPrelude : "");
 }
 
 std::string printKernels(const DeviceProgram &P, Dialect D) {
@@ -477,6 +540,10 @@ std::string printProgram(const DeviceProgram &P, Dialect D) {
                       std::any_of(P.Kernels.begin(), P.Kernels.end(),
                                   [](const DeviceKernel &K) {
                                     return K.IntDivision;
+                                  }),
+                      std::any_of(P.Kernels.begin(), P.Kernels.end(),
+                                  [](const DeviceKernel &K) {
+                                    return K.usesHalf();
                                   })) +
          printKernels(P, D);
 }

@@ -3,12 +3,14 @@
 #include "loopy/Schedule/Fusion.h"
 #include "loopy/CodeGen/DeviceAST.h"
 #include "loopy/Schedule/IslUtil.h"
+#include "loopy/Support/Half.h"
 
 #include <isl/aff.h>
 #include <isl/ast_build.h>
 #include <isl/val.h>
 
 #include <algorithm>
+#include <cassert>
 #include <sstream>
 
 namespace loopy {
@@ -81,16 +83,70 @@ static std::string readText(CodeGenState &G, unsigned Read,
   return St->element(Sub);
 }
 
-static std::string literal(const Expr &E) {
-  if (E.Kind == ExprKind::IntConst)
-    return std::to_string(E.IntValue);
+/// The C text of \p V, a float value of type \p T: an f32 literal for the
+/// types computed in float (an f16 or bf16 value is one exactly).
+static std::string floatLiteral(double V, DType T) {
   std::ostringstream OS;
-  OS.precision(E.Type == DType::F32 ? 9 : 17);
-  OS << E.FloatValue;
+  OS.precision(T == DType::F64 ? 17 : 9);
+  OS << V;
   std::string S = OS.str();
   if (S.find_first_of(".eEn") == std::string::npos)
     S += ".0";
-  return E.Type == DType::F32 ? S + "f" : S;
+  return T == DType::F64 ? S : S + "f";
+}
+
+static std::string literal(const Expr &E) {
+  if (E.Kind == ExprKind::IntConst)
+    return std::to_string(E.IntValue);
+  double V = E.FloatValue;
+  if (E.Type == DType::F16)
+    V = f16ToFloat(floatToF16(static_cast<float>(V)));
+  else if (E.Type == DType::BF16)
+    V = bf16ToFloat(floatToBf16(static_cast<float>(V)));
+  return floatLiteral(V, E.Type);
+}
+
+/// \p X, a float computed in float, rounded to \p T where \p T is f16 or
+/// bf16 (each operation's result is); \p X itself otherwise.
+static std::string rounded(CodeGenState &G, DType T, const std::string &X) {
+  if (!isHalf(T))
+    return X;
+  G.Half = true;
+  return std::string("loopy_rn_") + dtypeName(T) + "(" + X + ")";
+}
+
+/// \p X, an element or scalar of type \p T, as the value it computes with:
+/// f16 and bf16 widened to float.
+static std::string widened(CodeGenState &G, DType T, const std::string &X) {
+  if (!isHalf(T))
+    return X;
+  G.Half = true;
+  return std::string("loopy_ld_") + dtypeName(T) + "(" + X + ")";
+}
+
+/// \p X, a value of type \p T, as stored in an element of that type: f16
+/// and bf16 narrowed to their 16 bits.
+static std::string narrowed(CodeGenState &G, DType T, const std::string &X) {
+  if (!isHalf(T))
+    return X;
+  G.Half = true;
+  // A value rounded to the type already narrows as it is.
+  std::string Rounded = std::string("loopy_rn_") + dtypeName(T) + "(";
+  std::string Inner = X;
+  if (X.rfind(Rounded, 0) == 0 && X.back() == ')') {
+    int Depth = 0;
+    size_t Close = std::string::npos;
+    for (size_t I = Rounded.size() - 1; I < X.size(); ++I) {
+      Depth += X[I] == '(' ? 1 : X[I] == ')' ? -1 : 0;
+      if (Depth == 0) {
+        Close = I;
+        break;
+      }
+    }
+    if (Close == X.size() - 1)
+      Inner = X.substr(Rounded.size(), X.size() - Rounded.size() - 1);
+  }
+  return std::string("loopy_st_") + dtypeName(T) + "(" + Inner + ")";
 }
 
 /// Whether \p E is an integer / or % that C leaves undefined somewhere the
@@ -136,9 +192,9 @@ static std::string valueText(CodeGenState &G, const Expr &E,
   case ExprKind::Param:
     return G.Index32 ? "((idx)" + K.ParamNames[E.Id] + ")" : K.ParamNames[E.Id];
   case ExprKind::Scalar:
-    return K.Args[E.Id].Name;
+    return widened(G, E.Type, K.Args[E.Id].Name);
   case ExprKind::Read:
-    return readText(G, E.AccessId, Build, Iter, P);
+    return widened(G, E.Type, readText(G, E.AccessId, Build, Iter, P));
   case ExprKind::Unary:
     return std::string(E.unaryOp() == UnaryOp::Neg ? "-" : "!") + "(" +
            V(*E.Operands[0]) + ")";
@@ -150,13 +206,15 @@ static std::string valueText(CodeGenState &G, const Expr &E,
              dtypeName(E.Type) + "(" + V(*E.Operands[0]) + ", " +
              V(*E.Operands[1]) + ")";
     }
-    return "(" + V(*E.Operands[0]) + " " + binaryOpSpelling(E.binaryOp()) +
-           " " + V(*E.Operands[1]) + ")";
+    return rounded(G, E.Type,
+                   "(" + V(*E.Operands[0]) + " " +
+                       binaryOpSpelling(E.binaryOp()) + " " +
+                       V(*E.Operands[1]) + ")");
   case ExprKind::Call: {
     bool F = isFloat(E.Type);
     std::string Name = mathFnName(E.mathFn());
     if (E.mathFn() == MathFn::Abs) {
-      if (F)
+      if (F) // exact: no rounding to the type
         return "fabs(" + V(*E.Operands[0]) + ")";
       // X in parentheses: "-" before a negated operand would read "--".
       std::string X = "(" + V(*E.Operands[0]) + ")";
@@ -177,24 +235,28 @@ static std::string valueText(CodeGenState &G, const Expr &E,
         X = "((" + std::string(cTypeName(E.Type)) + ")" + X + ")";
       S += (I ? ", " : "") + X;
     }
-    return S + ")";
+    return rounded(G, E.Type, S + ")");
   }
   case ExprKind::Cast:
-    return std::string("((") + cTypeName(E.Type) + ")" + V(*E.Operands[0]) +
-           ")";
+    return rounded(G, E.Type,
+                   std::string("((") + cTypeName(computeType(E.Type)) + ")" +
+                       V(*E.Operands[0]) + ")");
   case ExprKind::Select:
     return "(" + V(*E.Operands[0]) + " ? " + V(*E.Operands[1]) + " : " +
            V(*E.Operands[2]) + ")";
   case ExprKind::Reduce:
+    // Accumulated in float for f16 and bf16, rounded once used.
     for (const Accumulator &A : M.Accs)
       if (A.Reduce == &E)
-        return A.Name + "[" + registerIndex(G, Build, Iter, P) + "]";
+        return rounded(G, E.Type,
+                       A.Name + "[" + registerIndex(G, Build, Iter, P) + "]");
     return "/*?*/";
   }
   return "/*?*/";
 }
 
 std::string identity(ReduceOp Op, DType T) {
+  T = computeType(T);
   switch (Op) {
   case ReduceOp::Sum:
     return isFloat(T) ? (T == DType::F32 ? "0.0f" : "0.0") : "0";
@@ -245,10 +307,11 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
     if (P == Piece::Compute) {
       // A fused statement's writes in turn.
       for (unsigned O = 0; O < outputCount(S); ++O)
-        I.Lines.push_back(writtenElement(G, outputWrite(S, O), Build, Iter,
-                                         P) +
-                          " = " +
-                          valueText(G, outputRhs(S, O), Build, Iter, P) + ";");
+        I.Lines.push_back(
+            writtenElement(G, outputWrite(S, O), Build, Iter, P) + " = " +
+            narrowed(G, outputRhs(S, O).Type,
+                     valueText(G, outputRhs(S, O), Build, Iter, P)) +
+            ";");
     } else {
       std::string R = registerIndex(G, Build, Iter, P);
       for (const Accumulator &A : M.Accs) {
@@ -260,7 +323,9 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
                             ";");
         else
           I.Lines.push_back(Acc + " = " +
-                            combineText(Op, A.Reduce->Type, Acc, V) + ";");
+                            combineText(Op, computeType(A.Reduce->Type), Acc,
+                                        V) +
+                            ";");
       }
     }
   } else if (Tuple == M.TupleWrite) {
@@ -268,6 +333,8 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
       const Expr &Rhs = outputRhs(S, O);
       std::string Out =
           writtenElement(G, outputWrite(S, O), Build, Iter, Piece::Write);
+      assert((!isHalf(Rhs.Type) || !M.splitAcrossBlocks()) &&
+             "no f16 or bf16 output is split across blocks");
       if (G.InitOutputs)
         I.Lines.push_back(Out + " = " + identity(Rhs.reduceOp(), Rhs.Type) +
                           ";");
@@ -275,8 +342,11 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
         I.Lines.push_back("loopy_atomic_add(&" + Out + ", " +
                           valueText(G, Rhs, Build, Iter, Piece::Write) + ");");
       else
-        I.Lines.push_back(Out + " = " +
-                          valueText(G, Rhs, Build, Iter, Piece::Write) + ";");
+        I.Lines.push_back(
+            Out + " = " +
+            narrowed(G, Rhs.Type,
+                     valueText(G, Rhs, Build, Iter, Piece::Write)) +
+            ";");
     }
   }
   return I;

@@ -15,6 +15,10 @@ const char *dtypeName(DType T) {
     return "f32";
   case DType::F64:
     return "f64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
   }
   return "?";
 }
@@ -28,6 +32,10 @@ std::optional<DType> parseStorableDType(std::string_view S) {
     return DType::I32;
   if (S == "i64")
     return DType::I64;
+  if (S == "f16")
+    return DType::F16;
+  if (S == "bf16")
+    return DType::BF16;
   return std::nullopt;
 }
 
@@ -43,17 +51,28 @@ const char *cTypeName(DType T) {
     return "float";
   case DType::F64:
     return "double";
+  case DType::F16:
+    return "loopy_f16";
+  case DType::BF16:
+    return "loopy_bf16";
   }
   return "?";
 }
 
-bool isFloat(DType T) { return T == DType::F32 || T == DType::F64; }
+bool isFloat(DType T) {
+  return T == DType::F32 || T == DType::F64 || isHalf(T);
+}
 bool isInteger(DType T) { return T == DType::I32 || T == DType::I64; }
+bool isHalf(DType T) { return T == DType::F16 || T == DType::BF16; }
+DType computeType(DType T) { return isHalf(T) ? DType::F32 : T; }
 
 unsigned dtypeSize(DType T) {
   switch (T) {
   case DType::Bool:
     return 1;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
   case DType::I32:
   case DType::F32:
     return 4;

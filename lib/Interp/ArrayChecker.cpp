@@ -90,7 +90,10 @@ std::string format(const HostArray &A, long Off) {
   if (!isFloat(A.type()))
     return std::to_string(A.getInt(Off));
   char Buf[64];
-  std::snprintf(Buf, sizeof Buf, A.type() == DType::F32 ? "%.9g" : "%.17g",
+  std::snprintf(Buf, sizeof Buf,
+                A.type() == DType::F64 ? "%.17g"
+                : isHalf(A.type())     ? "%.5g"
+                                       : "%.9g",
                 A.getDouble(Off));
   return Buf;
 }

@@ -9,6 +9,7 @@
 #define LOOPY_LIB_INTERP_BYTES_H
 
 #include "loopy/IR/Type.h"
+#include "loopy/Support/Half.h"
 
 #include <cstdint>
 #include <cstring>
@@ -25,9 +26,36 @@ template <class T> void storeAs(unsigned char *P, T X) {
   std::memcpy(P, &X, sizeof X);
 }
 
-/// The float element of type \p T (f32 or f64) at \p P, widened to double.
+/// The float element of type \p T (f16, bf16, f32 or f64) at \p P,
+/// widened to double.
 inline double loadFloat(const unsigned char *P, DType T) {
-  return T == DType::F32 ? loadAs<float>(P) : loadAs<double>(P);
+  switch (T) {
+  case DType::F16:
+    return f16ToFloat(loadAs<uint16_t>(P));
+  case DType::BF16:
+    return bf16ToFloat(loadAs<uint16_t>(P));
+  case DType::F32:
+    return loadAs<float>(P);
+  default:
+    return loadAs<double>(P);
+  }
+}
+
+/// \p V rounded to the float type \p T and stored at \p P.
+inline void storeFloat(unsigned char *P, DType T, double V) {
+  switch (T) {
+  case DType::F16:
+    storeAs(P, floatToF16(static_cast<float>(V)));
+    break;
+  case DType::BF16:
+    storeAs(P, floatToBf16(static_cast<float>(V)));
+    break;
+  case DType::F32:
+    storeAs(P, static_cast<float>(V));
+    break;
+  default:
+    storeAs(P, V);
+  }
 }
 
 /// The integer element of type \p T (i32 or i64) at \p P, sign-extended.

@@ -16,8 +16,15 @@ using namespace interp;
 double tolerance(DType T, double R) {
   if (!isFloat(T))
     return 0;
+  double Terms = 1 + std::sqrt(std::max(R, 0.0));
+  if (isHalf(T)) {
+    // Computed in f32, rounded to the type once per operation, and once
+    // at the end of a reduction.
+    double Eps = T == DType::F16 ? 0x1p-10 : 0x1p-7;
+    return 2 * Eps + 16 * FLT_EPSILON * Terms;
+  }
   double Eps = T == DType::F32 ? FLT_EPSILON : DBL_EPSILON;
-  return 16 * Eps * (1 + std::sqrt(std::max(R, 0.0)));
+  return 16 * Eps * Terms;
 }
 
 std::string Comparison::message() const {

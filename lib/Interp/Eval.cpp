@@ -12,7 +12,19 @@ namespace loopy::interp {
 
 Value floatValue(DType T, double X) {
   Value V;
-  V.F = T == DType::F32 ? static_cast<double>(static_cast<float>(X)) : X;
+  switch (T) {
+  case DType::F16:
+    V.F = f16ToFloat(floatToF16(static_cast<float>(X)));
+    break;
+  case DType::BF16:
+    V.F = bf16ToFloat(floatToBf16(static_cast<float>(X)));
+    break;
+  case DType::F32:
+    V.F = static_cast<float>(X);
+    break;
+  default:
+    V.F = X;
+  }
   return V;
 }
 
@@ -47,10 +59,13 @@ Value castValue(Value V, DType From, DType To) {
   if (isFloat(To)) {
     if (isFloat(From))
       return floatValue(To, V.F);
-    Value R;
-    R.F = To == DType::F32 ? static_cast<double>(static_cast<float>(V.I))
-                           : static_cast<double>(V.I);
-    return R;
+    // Through float for f32 and the 16-bit types, as the device does.
+    if (To == DType::F64) {
+      Value R;
+      R.F = static_cast<double>(V.I);
+      return R;
+    }
+    return floatValue(To, static_cast<float>(V.I));
   }
   if (isFloat(From))
     return intValue(To, saturate(V.F, To));
@@ -103,9 +118,10 @@ int64_t intRem(int64_t A, int64_t B) {
   return A % B;
 }
 
-/// Applies \p F in the precision of \p T (float for f32).
+/// Applies \p F in the precision of \p T (float for f32, and for the
+/// 16-bit types, whose result is rounded back).
 template <class Fn> Value inPrecision(DType T, double A, double B, Fn F) {
-  if (T == DType::F32)
+  if (computeType(T) == DType::F32)
     return floatValue(T, F(static_cast<float>(A), static_cast<float>(B)));
   return floatValue(T, F(A, B));
 }
@@ -197,7 +213,7 @@ Value call(const ValueNode &N, long *Env) {
   Value Args[3] = {};
   for (size_t I = 0; I < N.Kids.size() && I < 3; ++I)
     Args[I] = evaluate(N.Kids[I], Env);
-  if (N.Type == DType::F32) {
+  if (computeType(N.Type) == DType::F32) {
     float X[3] = {static_cast<float>(Args[0].F), static_cast<float>(Args[1].F),
                   static_cast<float>(Args[2].F)};
     return floatValue(N.Type, mathFloat(Fn, X));

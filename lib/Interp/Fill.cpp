@@ -40,6 +40,10 @@ uint64_t poisonBits(DType T) {
     return 0x7ff8deadbeefdeadULL;
   case DType::I32:
     return 0x7fffdeadULL;
+  case DType::F16:
+    return 0x7eadULL; // a quiet NaN
+  case DType::BF16:
+    return 0x7fedULL; // a quiet NaN
   default:
     return 0x7fffdeadbeefdeadULL;
   }
@@ -70,9 +74,7 @@ void fillRandom(const Kernel &K, HostData &D, uint64_t Seed) {
       HostScalar &S = D.Scalars[A.Name];
       S.Type = A.Type;
       uint64_t R = elementBits(Base, 0);
-      S.Float = A.Type == DType::F32
-                    ? static_cast<double>(static_cast<float>(randomFloat(R)))
-                    : randomFloat(R);
+      S.Float = roundToType(A.Type, randomFloat(R));
       S.Int = randomInt(R);
       continue;
     }

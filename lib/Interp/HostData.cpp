@@ -50,10 +50,8 @@ int64_t HostArray::getInt(size_t Offset) const {
 
 void HostArray::setDouble(size_t Offset, double V) {
   unsigned char *P = Bytes.data() + Offset * dtypeSize(Type);
-  if (Type == DType::F32)
-    interp::storeAs(P, static_cast<float>(V));
-  else if (Type == DType::F64)
-    interp::storeAs(P, V);
+  if (isFloat(Type))
+    interp::storeFloat(P, Type, V);
   else
     setInt(Offset, std::isfinite(V) ? static_cast<int64_t>(V) : 0);
 }
@@ -66,6 +64,12 @@ void HostArray::setInt(size_t Offset, int64_t V) {
     interp::storeAs(P, V);
   else
     setDouble(Offset, static_cast<double>(V));
+}
+
+double roundToType(DType T, double V) {
+  unsigned char Bytes[8];
+  interp::storeFloat(Bytes, T, V);
+  return interp::loadFloat(Bytes, T);
 }
 
 size_t elementCount(const std::vector<long> &Extents,

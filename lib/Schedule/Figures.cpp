@@ -174,7 +174,7 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
   }
   if (M.BlockRed)
     for (const Accumulator &A : M.Accs)
-      Buffers.push_back(dtypeSize(A.Reduce->Type) * M.RegCount *
+      Buffers.push_back(dtypeSize(computeType(A.Reduce->Type)) * M.RegCount *
                         Sch.totalThreads());
   // Past the static limit the buffers are carved at multiples of 16 bytes
   // (DeviceKernel::sharedOffsets).

@@ -105,17 +105,13 @@ bool KernelBuilder::buildArguments(Kernel &K) {
       const std::string &T = P.Type.DType;
       auto DT = parseStorableDType(T);
       if (!DT) {
-        if (T == "f16" || T == "bf16")
-          Diags.error(P.Type.DTypeRange,
-                      "element type " + quote(T) +
-                          " is not yet supported; use f32 or f64");
-        else if (T == "in" || T == "out" || T == "inout")
+        if (T == "in" || T == "out" || T == "inout")
           Diags.error(P.Type.DTypeRange,
                       "expected an element type after " + quote(T));
         else
           Diags.error(P.Type.DTypeRange,
                       "unknown type " + quote(T) +
-                          "; expected index, f32, f64, i32 or i64");
+                          "; expected index, f16, bf16, f32, f64, i32 or i64");
         Ok = false;
         continue;
       }

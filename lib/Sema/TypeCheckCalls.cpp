@@ -206,11 +206,6 @@ StatementChecker::call(const ast::Expr &E) {
     X->Operands.push_back(std::move(A->E));
     return Typed{std::move(X)};
   }
-  if (F == "f16" || F == "bf16") {
-    Diags.error(E.NameRange, "element type " + quote(F) +
-                                 " is not yet supported; use f32 or f64");
-    return std::nullopt;
-  }
   if (F == "select") {
     if (E.Args.size() != 3) {
       Diags.error(E.Range, "select takes three arguments: select(condition, "

@@ -267,7 +267,8 @@ def _index(name, value):
     return value
 
 
-_CAI_TYPES = {"<f4": "f32", "<f8": "f64", "<i4": "i32", "<i8": "i64"}
+_CAI_TYPES = {"<f2": "f16", "<f4": "f32", "<f8": "f64", "<i4": "i32",
+              "<i8": "i64"}
 
 
 def _launch_view(a):

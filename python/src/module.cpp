@@ -49,7 +49,7 @@ void raise(const Error &E) {
 struct ArrayView {
   bool Cuda = false;
   int DeviceId = 0;
-  std::string DType; // f32, f64, i32, i64, or what else it is (f16, u8, ...)
+  std::string DType; // f16, bf16, f32, f64, i32, i64, or else (u8, ...)
   std::vector<long> Shape, Strides; // strides in elements
   std::uintptr_t Pointer = 0;
 };
@@ -63,7 +63,9 @@ ArrayView viewOf(const nb::ndarray<> &A) {
                      : T.code == (uint8_t)nb::dlpack::dtype_code::Int  ? "i"
                      : T.code == (uint8_t)nb::dlpack::dtype_code::UInt ? "u"
                      : T.code == (uint8_t)nb::dlpack::dtype_code::Bool ? "b"
-                                                                       : "?";
+                     : T.code == (uint8_t)nb::dlpack::dtype_code::Bfloat
+                         ? "bf"
+                         : "?";
   V.DType = Code + std::to_string(T.bits);
   for (size_t D = 0; D < A.ndim(); ++D) {
     V.Shape.push_back(static_cast<long>(A.shape(D)));

@@ -116,6 +116,26 @@ TEST(Api, TypedArguments) {
   EXPECT_EQ(loopy::api::arg("c", static_cast<std::int64_t *>(nullptr)).DType,
             "i64");
   EXPECT_EQ(loopy::api::arg("c", F).Name, "c");
+  EXPECT_EQ(loopy::api::arg("h", static_cast<loopy::api::Float16 *>(nullptr))
+                .DType,
+            "f16");
+  EXPECT_EQ(
+      loopy::api::arg("h", static_cast<const loopy::api::BFloat16 *>(nullptr))
+          .DType,
+      "bf16");
+  static_assert(sizeof(loopy::api::Float16) == 2 &&
+                sizeof(loopy::api::BFloat16) == 2);
+  auto K = loopy::api::Source::fromString(
+               "kernel h(n: index; a: bf16; x: in f16[n], y: out bf16[n]) {\n"
+               "  domain { [i] : 0 <= i < n }\n"
+               "  y[i] = a * bf16(x[i]);\n"
+               "}\n")
+               .kernel();
+  std::vector<loopy::api::ArgumentInfo> Args = K.arguments();
+  ASSERT_EQ(Args.size(), 4u);
+  EXPECT_EQ(Args[1].DType, "bf16");
+  EXPECT_EQ(Args[2].DType, "f16");
+  EXPECT_EQ(Args[2].ElementBytes, 2u);
 }
 
 TEST(Api, SizedKernelTunesOnFirstUse) {

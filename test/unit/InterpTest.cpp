@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
+#include "loopy/Support/Half.h"
 
 #include "InterpTestSupport.h"
 
@@ -207,6 +208,31 @@ kernel math(n: index; x: in f32[n], d: in f64[n], y: out f32[n], e: out f64[n]) 
                                          std::pow(std::fabs(Dv), 1.5) -
                                          std::fmax(Dv, 0.0));
   }
+}
+
+TEST(Interp, HalfTypesRoundEachOperationAndAccumulateInFloat) {
+  // In f16, 1 + 2^-12 is 1 (its unit in the last place at 1 is 2^-10), so
+  // the first statement writes 0 where float would keep 2^-12; the sum of
+  // 4096 ones counts past 2048, where f16 would stop adding 1, since it
+  // accumulates in float and rounds once; bf16 keeps 8 bits.
+  auto K = buildKernel(R"(
+kernel half(n: index; x: in f16[n], y: out f16[n], s: out f16[], b: out bf16[n]) {
+  domain { [i] : 0 <= i < n }
+  y[i] = (x[i] * 0 + 1 + 0.000244140625) - 1;
+  s[] = sum(i, x[i] * 0 + 1);
+  b[i] = bf16(f32(x[i]) * 0 + 1.00390625);
+}
+)");
+  ASSERT_TRUE(K);
+  HostData D = randomData(*K, {{"n", 4096}}, 3);
+  interpret(*K, D);
+  EXPECT_EQ(at(D.array("y"), {7}), 0.0);
+  EXPECT_EQ(at(D.array("s"), {}), 4096.0);
+  EXPECT_EQ(at(D.array("b"), {0}), 1.0) << "a tie rounds to even";
+  // Inputs are f16 values: widened, they round to themselves.
+  double X = at(D.array("x"), {5});
+  EXPECT_EQ(double(f16ToFloat(floatToF16(float(X)))), X);
+  EXPECT_NE(X, 0.0);
 }
 
 TEST(Interp, LiteralsTakeTheTypeTheyMeet) {

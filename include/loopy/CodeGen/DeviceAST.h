@@ -123,6 +123,10 @@ struct DeviceKernel {
   /// integer division (x / 0 = 0, x % 0 = x, the minimum / -1 wraps, % -1
   /// is 0), which the prelude defines without undefined behaviour.
   bool IntDivision = false;
+  /// The kernel holds f16 or bf16 values: the prelude defines their types
+  /// (loopy_f16, loopy_bf16, their 16 bits) and the conversions to and
+  /// from float (loopy_ld_*, loopy_st_*, loopy_rn_*).
+  bool Half = false;
   /// Arrays the kernel reads as vectors, with the alignment in bytes their
   /// base pointers need (memory from cuMemAlloc always has it).
   std::vector<std::pair<std::string, long>> Aligned;
@@ -136,6 +140,9 @@ struct DeviceKernel {
   std::vector<long> sharedOffsets() const;
   /// The header line that gives the launch configuration.
   std::string launchLine() const;
+  /// The kernel's text needs the prelude's 16-bit float types: its body
+  /// converts such values (Half) or a parameter has such a type.
+  bool usesHalf() const;
 };
 
 /// What one variant lowers to: a kernel per statement, run in order.

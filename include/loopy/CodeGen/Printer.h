@@ -24,9 +24,10 @@ std::string printProgram(const device::DeviceProgram &P, Dialect D);
 /// prelude (types and helpers, once per source; with \p Atomics also the
 /// atomic additions of reductions split across blocks, with
 /// \p IntDivision the integer division of the language, defined for every
-/// divisor) and the kernel functions.
+/// divisor, with \p Half the 16-bit float types and their conversions) and
+/// the kernel functions.
 std::string printPrelude(Dialect D, bool Atomics = true,
-                         bool IntDivision = true);
+                         bool IntDivision = true, bool Half = true);
 std::string printKernels(const device::DeviceProgram &P, Dialect D);
 
 } // namespace loopy

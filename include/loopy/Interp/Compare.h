@@ -12,7 +12,11 @@
 // f64) and R the largest number of terms any written element reduces
 // (the product of the extents of the writing statement's reduction
 // indices, 1 without a reduction): rounding in a reduction of R terms
-// grows like sqrt(R) for data of random sign. Each element must also
+// grows like sqrt(R) for data of random sign. f16 and bf16 values are
+// computed in f32 and rounded to their type after each operation (and a
+// reduction once, at its end), so there
+//     tol = (2 * eps + 16 * eps_f32 * (1 + sqrt(R))) * Scale,
+// with eps 2^-10 for f16 and 2^-7 for bf16. Each element must also
 // satisfy |cand - ref| <= 4 * tol * (|ref| + rms(ref)), which catches a
 // single wrong element in a large array. Integer arrays must match
 // exactly. Always an error: a written element that is still poisoned, a

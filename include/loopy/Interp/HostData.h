@@ -69,7 +69,12 @@ private:
   std::vector<unsigned char> Bytes;
 };
 
-/// A scalar argument's value; Float holds f32/f64 values, Int i32/i64 ones.
+/// \p V rounded to the float type \p T, as an element of that type holds
+/// it (f16 and bf16 to nearest even, through float).
+double roundToType(DType T, double V);
+
+/// A scalar argument's value; Float holds float values (of f16, bf16, f32
+/// or f64), Int i32/i64 ones.
 struct HostScalar {
   DType Type = DType::F32;
   double Float = 0;
