@@ -3,6 +3,8 @@
 // Statements of one kernel run in any order and in parallel, so none may
 // read what another writes. A statement may read its own output only at
 // the very element it writes (an inout update such as c[i] = c[i] + ...).
+// The temporaries that splitReductions makes are the exception: the
+// statement that writes one runs before those that read it.
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/Analysis/Checks.h"
@@ -14,6 +16,9 @@ bool checkDataflow(const Kernel &K, DiagnosticEngine &Diags) {
   for (const Statement &S : K.Stmts) {
     for (const Access &R : S.Reads) {
       const Argument &A = K.Args[R.Arg];
+      // A temporary of splitReductions: written by a statement before.
+      if (A.Internal)
+        continue;
       if (A.Mode == ArgMode::Out) {
         Diags.error(R.Loc, "cannot read " + quote(A.Name) +
                                ": it is declared 'out'; declare it 'inout' "

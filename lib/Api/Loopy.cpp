@@ -119,6 +119,9 @@ struct TunedKernel::Impl {
   /// Warnings of the tuner (a damaged row of the database), as text.
   std::string Warnings;
   std::map<std::string, long> Params;
+  /// The temporaries of split reductions, by name, with their bytes:
+  /// each launch allocates them on its stream.
+  std::vector<std::pair<std::string, size_t>> Temporaries;
   std::vector<device::DeviceKernel> Kernels;
   std::vector<std::array<long, 3>> Grids;
   std::unique_ptr<cuda::Context> Ctx;
@@ -214,7 +217,28 @@ const std::map<std::string, long> &Kernel::setValues() const { return P->Run; }
 
 /// The arguments of \p K with array shapes at \p Values: a dimension whose
 /// extent involves a parameter without a value is -1, and so are the
-/// strides and the element count then.
+/// strides and the element count then. Temporaries are left out.
+/// The temporaries of \p K's split reductions at the parameter values
+/// \p Values (every size known), with their bytes.
+static std::vector<std::pair<std::string, size_t>>
+temporaries(const loopy::Kernel &K, const std::map<std::string, long> &Values) {
+  ParamValues All = Values;
+  for (const auto &[Name, V] : K.Fixed)
+    All[Name] = V;
+  std::vector<std::pair<std::string, size_t>> R;
+  for (const Argument &A : K.Args) {
+    if (!A.Internal)
+      continue;
+    std::vector<long> Extents, Strides;
+    std::string Why;
+    if (!evaluateLayout(A, All, Extents, Strides, Why))
+      throw Error("temporary " + quote(A.Name) + " of kernel " +
+                  quote(K.Name) + ": " + Why);
+    R.push_back({A.Name, elementCount(Extents, Strides) * dtypeSize(A.Type)});
+  }
+  return R;
+}
+
 static std::vector<ArgumentInfo>
 argumentInfos(const loopy::Kernel &K,
               const std::map<std::string, long> &Values) {
@@ -237,6 +261,9 @@ argumentInfos(const loopy::Kernel &K,
     Padded.emplace(Name, 0);
   std::vector<ArgumentInfo> R;
   for (const Argument &A : K.Args) {
+    // A temporary of a split reduction is no argument of the caller's.
+    if (A.Internal)
+      continue;
     ArgumentInfo I;
     I.Name = A.Name;
     I.ArgKind = A.Kind == ArgKind::Index    ? ArgumentInfo::Kind::Index
@@ -414,6 +441,7 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   auto I = std::make_unique<TunedKernel::Impl>();
   I->Params = runValues(K, P->Fixed, P->Run, "tuned");
   I->Arguments = argumentInfos(K, I->Params);
+  I->Temporaries = temporaries(K, I->Params);
 
   TuneRequest R;
   R.K = &K;
@@ -504,6 +532,7 @@ TunedKernel Kernel::load(const std::string &Schedule) const {
   auto I = std::make_unique<TunedKernel::Impl>();
   I->Params = runValues(K, P->Fixed, P->Run, "loaded");
   I->Arguments = argumentInfos(K, I->Params);
+  I->Temporaries = temporaries(K, I->Params);
   device::DeviceProgram Prog = lowerVariant(K, P->Planner, Schedule);
   I->Result.Winner.Schedule = Prog.Schedule;
   I->Result.Winner.CudaSource = printProgram(Prog, Dialect::CUDA);
@@ -689,9 +718,22 @@ void TunedKernel::launch(const std::vector<ArrayArg> &Arrays,
   launch(Pointers, Scalars, Stream);
 }
 
-void TunedKernel::launch(const std::map<std::string, DevicePtr> &Arrays,
+void TunedKernel::launch(const std::map<std::string, DevicePtr> &Given,
                          const std::map<std::string, double> &Scalars,
                          void *Stream) const {
+  // The temporaries, allocated in the stream's order, freed in it after
+  // the kernels that use them.
+  std::map<std::string, DevicePtr> Arrays = Given;
+  std::vector<std::unique_ptr<cuda::StreamBuffer>> Temporaries;
+  try {
+    for (const auto &[Name, Bytes] : P->Temporaries) {
+      Temporaries.push_back(std::make_unique<cuda::StreamBuffer>(
+          Bytes, static_cast<CUstream>(Stream)));
+      Arrays[Name] = static_cast<DevicePtr>(Temporaries.back()->pointer());
+    }
+  } catch (cuda::CudaError &E) {
+    throw Error(E.what());
+  }
   for (size_t KI = 0; KI < P->Kernels.size(); ++KI) {
     const device::DeviceKernel &DK = P->Kernels[KI];
     const std::array<long, 3> &G = P->Grids[KI];

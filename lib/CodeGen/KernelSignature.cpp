@@ -2,6 +2,7 @@
 #include "KernelSignature.h"
 #include "loopy/Schedule/Fusion.h"
 #include "loopy/IR/IRPrinter.h"
+#include "loopy/Support/Isl.h"
 
 #include <algorithm>
 
@@ -14,20 +15,28 @@ namespace {
 /// parameters fixed with -D becoming constants.
 void declareParams(DeviceKernel &DK, const Kernel &K) {
   for (const Argument &A : K.Args) {
+    KernelParam P;
+    P.Name = A.Name;
+    P.Type = A.Type;
     if (A.Kind == ArgKind::Index) {
       auto It = K.Fixed.find(A.Name);
       if (It != K.Fixed.end()) {
         DK.Constants.push_back({A.Name, It->second});
         continue;
       }
-      DK.Params.push_back({KernelParam::Kind::Index, A.Name, DType::I64});
+      P.K = KernelParam::Kind::Index;
+      P.Type = DType::I64;
     } else if (A.Kind == ArgKind::Scalar) {
-      DK.Params.push_back({KernelParam::Kind::Scalar, A.Name, A.Type});
+      P.K = KernelParam::Kind::Scalar;
     } else {
-      DK.Params.push_back({A.Mode == ArgMode::In ? KernelParam::Kind::InArray
-                                                 : KernelParam::Kind::OutArray,
-                           A.Name, A.Type});
+      P.K = A.Mode == ArgMode::In ? KernelParam::Kind::InArray
+                                  : KernelParam::Kind::OutArray;
+      P.Temporary = A.Internal;
+      if (A.Internal)
+        for (const isl::aff &E : A.Shape)
+          P.Extents.push_back(printC(E));
     }
+    DK.Params.push_back(std::move(P));
   }
 }
 

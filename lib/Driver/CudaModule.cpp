@@ -193,7 +193,7 @@ std::string launcherParams(const Kernel &K, bool Defaults) {
         Ps.push_back("long long " + A.Name);
     } else if (A.Kind == ArgKind::Scalar) {
       Ps.push_back(std::string(hostTypeName(A.Type)) + " " + A.Name);
-    } else {
+    } else if (!A.Internal) {
       Ps.push_back(std::string(A.Mode == ArgMode::In ? "const " : "") +
                    hostTypeName(A.Type) + " *" + A.Name);
     }
@@ -247,6 +247,21 @@ void printLauncher(std::ostream &OS, const ModuleKernel &MK) {
        << "-byte vectors\n";
   OS << "  cudaError_t loopy_err = cudaSuccess;\n";
   std::string Stream = streamName(K);
+  // The temporaries of split reductions, in the stream's order.
+  for (const device::KernelParam &KP : MK.Program.Kernels.front().Params) {
+    if (!KP.Temporary)
+      continue;
+    std::string Bytes = "sizeof(" + std::string(cTypeName(KP.Type)) + ")";
+    for (const std::string &E : KP.Extents)
+      Bytes += " * (size_t)(" + E + ")";
+    OS << "  loopy_module_host::Temporary " << KP.Name << "_memory(" << Stream
+       << ");\n"
+       << "  if ((loopy_err = " << KP.Name << "_memory.allocate(" << Bytes
+       << ")) != cudaSuccess)\n"
+       << "    return loopy_err;\n"
+       << "  " << cTypeName(KP.Type) << " *" << KP.Name << " = static_cast<"
+       << cTypeName(KP.Type) << " *>(" << KP.Name << "_memory.pointer);\n";
+  }
   for (const device::DeviceKernel &DK : MK.Program.Kernels) {
     OS << "  // " << DK.Name << ": " << DK.launchLine() << "\n";
     std::string Indent = "  ";
@@ -347,6 +362,19 @@ std::string moduleSource(const std::vector<ModuleKernel> &Ks,
         "return a < b ? a : b; }\n"
      << "[[maybe_unused]] inline long long max(long long a, long long b) { "
         "return a > b ? a : b; }\n"
+     << "// A temporary of the kernels launched on a stream, freed in the\n"
+        "// stream's order once they are done.\n"
+     << "struct [[maybe_unused]] Temporary {\n"
+        "  explicit Temporary(cudaStream_t s) : stream(s) {}\n"
+        "  Temporary(const Temporary &) = delete;\n"
+        "  Temporary &operator=(const Temporary &) = delete;\n"
+        "  ~Temporary() { if (pointer) cudaFreeAsync(pointer, stream); }\n"
+        "  cudaError_t allocate(size_t bytes) {\n"
+        "    return bytes ? cudaMallocAsync(&pointer, bytes, stream) : cudaSuccess;\n"
+        "  }\n"
+        "  cudaStream_t stream;\n"
+        "  void *pointer = nullptr;\n"
+        "};\n"
      << "} // namespace loopy_module_host\n\nnamespace loopy::kernels {\n";
   for (const ModuleKernel &MK : Ks) {
     OS << "\n";

@@ -42,10 +42,16 @@ Json programJson(const device::DeviceProgram &P, const Variant &V) {
   Json Launches = Json::array();
   for (const device::DeviceKernel &K : P.Kernels) {
     Json Args = Json::array();
-    for (const device::KernelParam &KP : K.Params)
+    for (const device::KernelParam &KP : K.Params) {
       Args.push_back(Json{{"name", KP.Name},
                           {"kind", paramKind(KP.K)},
                           {"type", dtypeName(KP.Type)}});
+      // A temporary of a split reduction: the launcher allocates it.
+      if (KP.Temporary) {
+        Args.back()["temporary"] = true;
+        Args.back()["extents"] = KP.Extents;
+      }
+    }
     Json Aligned = Json::object();
     for (const auto &[Name, Bytes] : K.Aligned)
       Aligned[Name] = Bytes;

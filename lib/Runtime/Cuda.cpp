@@ -42,6 +42,8 @@ namespace loopy::cuda {
   LOOPY_CU_FN(cuOccupancyMaxActiveBlocksPerMultiprocessor)                     \
   LOOPY_CU_FN(cuMemAlloc)                                                      \
   LOOPY_CU_FN(cuMemFree)                                                       \
+  LOOPY_CU_FN(cuMemAllocAsync)                                                 \
+  LOOPY_CU_FN(cuMemFreeAsync)                                                  \
   LOOPY_CU_FN(cuMemAllocHost)                                                  \
   LOOPY_CU_FN(cuMemFreeHost)                                                   \
   LOOPY_CU_FN(cuMemcpyHtoD)                                                    \
@@ -339,6 +341,16 @@ void DeviceBuffer::download(void *Host) const {
 void DeviceBuffer::memset(unsigned char Value) const {
   if (Bytes)
     LOOPY_CU_CALL(cuMemsetD8, "", Ptr.get(), Value, Bytes);
+}
+
+StreamBuffer::StreamBuffer(size_t Bytes, CUstream S) : S(S) {
+  if (Bytes)
+    LOOPY_CU_CALL(cuMemAllocAsync, std::to_string(Bytes) + " bytes", &Ptr,
+                  Bytes, S);
+}
+StreamBuffer::~StreamBuffer() {
+  if (Ptr)
+    api().cuMemFreeAsync(Ptr, S);
 }
 
 PinnedBuffer::PinnedBuffer(size_t Bytes) : Bytes(Bytes) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "loopy/Sema/Sema.h"
 #include "SemaInternal.h"
+#include "SplitReductions.h"
 #include "TypeChecker.h"
 
 #include "loopy/Support/Isl.h"
@@ -393,6 +394,12 @@ bool KernelBuilder::buildStatement(Kernel &K, const ast::Stmt &S,
   St.Loc = S.Range;
   if (!SC.check(S, St))
     return false;
+  // One reduction per statement: the others first, into temporaries.
+  std::vector<Statement> Before;
+  if (!sema::splitReductions(K, St, Before, Diags))
+    return false;
+  for (Statement &B : Before)
+    K.Stmts.push_back(std::move(B));
   K.Stmts.push_back(std::move(St));
   return true;
 }

@@ -52,35 +52,6 @@ bool StatementChecker::isReductionIndexList(const ast::Expr &E) const {
   return IsFreeIndex(E);
 }
 
-bool StatementChecker::rejectNested(const ast::Expr &E, ReduceOp Op,
-                                    const std::vector<const ast::Expr *> &Names) {
-  const EnclosingReduction &Outer = Enclosing.back();
-  auto List = [](const std::vector<const ast::Expr *> &Ns) {
-    std::string S;
-    for (const ast::Expr *N : Ns)
-      S += (S.empty() ? "" : ", ") + N->Name;
-    return S;
-  };
-  std::string Msg = std::string("reduction ") + reduceOpName(Op) +
-                    " inside the reduction " + reduceOpName(Outer.Op) +
-                    " over " + List(Outer.Names) +
-                    ": nested reductions are not supported yet";
-  // sum(i, sum(j, e)) is sum((i, j), e): the same operation, and nothing
-  // of the outer body besides the inner reduction.
-  if (Op == Outer.Op && Outer.E->Args[1].get() == &E) {
-    std::vector<const ast::Expr *> All(Outer.Names);
-    All.insert(All.end(), Names.begin(), Names.end());
-    Msg += "; reduce over all the indices in one reduction: " +
-           std::string(reduceOpName(Op)) + "((" + List(All) + "), " +
-           normalizedSpelling(SM.slice(E.Args[1]->Outer)) + ")";
-  } else {
-    Msg += "; compute the inner reduction in a kernel of its own and read "
-           "its result";
-  }
-  Diags.error(E.NameRange, Msg);
-  return false;
-}
-
 std::optional<StatementChecker::Typed>
 StatementChecker::reduction(const ast::Expr &E, ReduceOp Op) {
   const char *OpName = reduceOpName(Op);
@@ -131,31 +102,10 @@ StatementChecker::reduction(const ast::Expr &E, ReduceOp Op) {
                                 "reduction");
       return std::nullopt;
     }
-    if (Reduced.count(*Pos)) {
-      Diags.error(N->Range, "index " + quote(N->Name) +
-                                " is reduced over twice in this statement; "
-                                "use one reduction per index");
-      return std::nullopt;
-    }
     Positions.push_back(*Pos);
   }
-  if (!Enclosing.empty() && !rejectNested(E, Op, Names))
-    return std::nullopt;
-  // Side by side, two reductions run over different indices (one index is
-  // reduced once), and the lowering gives a statement one reduction loop
-  // nest.
-  if (Enclosing.empty() && FirstReduction) {
-    Diags.error(E.NameRange,
-                std::string("a second reduction in this statement: ") +
-                    "several reductions side by side are not supported yet; "
-                    "compute " +
-                    quote(normalizedSpelling(SM.slice(E.Range))) +
-                    " in a kernel of its own and read its result");
-    Diags.note(FirstReduction->NameRange, "the first reduction is here");
-    return std::nullopt;
-  }
-  if (Enclosing.empty())
-    FirstReduction = &E;
+  // Reductions inside others' bodies, and side by side, become statements
+  // of their own (splitReductions, after the statement is checked).
   for (unsigned P : Positions) {
     Bound.push_back(P);
     Reduced.insert(P);
@@ -172,9 +122,18 @@ StatementChecker::reduction(const ast::Expr &E, ReduceOp Op) {
                                       "as f32(...)");
     return std::nullopt;
   }
+  // sum(i, sum(j, e)) is sum((i, j), e): one reduction over both, where
+  // the inner one is the whole body and combines as the outer one does.
+  if (Body->E->Kind == ExprKind::Reduce && Body->E->reduceOp() == Op) {
+    ExprPtr Inner = std::move(Body->E);
+    Positions.insert(Positions.end(), Inner->ReduceIndices.begin(),
+                     Inner->ReduceIndices.end());
+    Body->E = std::move(Inner->Operands[0]);
+  }
   auto X = std::make_unique<Expr>(ExprKind::Reduce, Body->E->Type, E.Range);
   X->Op = static_cast<int>(Op);
   X->ReduceIndices = Positions;
+  X->Spelling = normalizedSpelling(SM.slice(E.Range));
   X->Operands.push_back(std::move(Body->E));
   return Typed{std::move(X), Body->Untyped};
 }

@@ -46,10 +46,6 @@ private:
   std::optional<Typed> subscript(const ast::Expr &E);
   std::optional<Typed> call(const ast::Expr &E);
   std::optional<Typed> reduction(const ast::Expr &E, ReduceOp Op);
-  /// Reports \p E, a reduction with index list \p Names, nested in the
-  /// innermost enclosing reduction; returns false.
-  bool rejectNested(const ast::Expr &E, ReduceOp Op,
-                    const std::vector<const ast::Expr *> &Names);
   std::optional<Typed> unary(const ast::Expr &E);
   std::optional<Typed> binary(const ast::Expr &E);
 
@@ -90,8 +86,6 @@ private:
   };
   /// The reductions whose body is being checked, outermost first.
   std::vector<EnclosingReduction> Enclosing;
-  /// The statement's first reduction outside any other.
-  const ast::Expr *FirstReduction = nullptr;
   unsigned Errors = 0;
 };
 

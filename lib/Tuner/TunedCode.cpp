@@ -98,9 +98,11 @@ Expected<std::vector<TunedLaunch>> decodeLaunches(const std::string &Text) {
         auto T = parseStorableDType(Type);
         if (!T)
           throw Malformed("unknown type '" + Type + "'");
-        DK.Params.push_back(
-            {parseKind(P.at(1).get<std::string>()), P.at(0).get<std::string>(),
-             *T});
+        KernelParam KP;
+        KP.K = parseKind(P.at(1).get<std::string>());
+        KP.Name = P.at(0).get<std::string>();
+        KP.Type = *T;
+        DK.Params.push_back(std::move(KP));
       }
       for (int A = 0; A < 3; ++A) {
         DK.BlockDim[A] = K.at("block").at(A).get<long>();

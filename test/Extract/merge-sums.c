@@ -1,11 +1,12 @@
 // RUN: %loopy-extract %s --kernel=kernel_gesummv | FileCheck %s
 // RUN: %loopy-extract %s --kernel=kernel_gesummv | %loopyc - --emit=ir > /dev/null
-// RUN: not %loopy-extract %s --kernel=product 2>&1 | FileCheck --check-prefix=PRODUCT %s
+// RUN: %loopy-extract %s --kernel=product | FileCheck --check-prefix=PRODUCT %s
+// RUN: %loopy-extract %s --kernel=product | %loopyc - --emit=ir | FileCheck --check-prefix=PRODUCT-IR %s
 // Two values accumulated over one loop and then combined linearly, as in
-// gesummv, make one reduction: .loop reduces over an index once per
-// statement, and alpha * sum(j, a) + beta * sum(j, b) is
-// sum(j, alpha * a + beta * b). A product of two sums is not merged, and
-// loopyc's own check rejects it at the C line.
+// gesummv, make one reduction: alpha * sum(j, a) + beta * sum(j, b) is
+// sum(j, alpha * a + beta * b), one loop over j. A product of two sums is
+// not merged: loopyc computes the first into a temporary, in a statement
+// of its own (c-check.test runs both against the C).
 
 #pragma loopy kernel
 void kernel_gesummv(int n, double alpha, double beta, double A[n][n],
@@ -41,5 +42,6 @@ void product(int n, double A[n][n], double x[n], double y[restrict n])
     y[i] = s * t;
   }
 }
-// PRODUCT: merge-sums.c:[[@LINE-3]]:5: error: index 'j' is reduced over twice in this statement; use one reduction per index
-// PRODUCT: merge-sums.c:[[@LINE-4]]:5: note: in the lifted kernel, this is 'y[i] = sum(j, A[i, j]) * sum(j, x[j]);'
+// PRODUCT: y[i] = sum(j, A[i, j]) * sum(j, x[j]);
+// PRODUCT-IR: statement S0_t0: tmp_S0_0[i] = sum(j, A[i, j])
+// PRODUCT-IR: statement S0: y[i] = tmp_S0_0[i] * sum(j, x[j])

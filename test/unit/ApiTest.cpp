@@ -138,6 +138,21 @@ TEST(Api, TypedArguments) {
   EXPECT_EQ(Args[2].ElementBytes, 2u);
 }
 
+TEST(Api, TemporariesAreNoArguments) {
+  // The temporary of a split reduction is allocated by the launch, not
+  // passed by the caller: arguments() leaves it out.
+  auto K = loopy::api::Source::fromString(
+               "kernel s(n, m: index; x: in f32[n, m], y: out f32[n]) {\n"
+               "  domain { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k < m }\n"
+               "  y[i] = sum(j, exp(x[i, j] - max(k, x[i, k])));\n"
+               "}\n")
+               .kernel();
+  std::vector<loopy::api::ArgumentInfo> Args = K.arguments();
+  ASSERT_EQ(Args.size(), 4u);
+  EXPECT_EQ(Args[3].Name, "y");
+  EXPECT_NE(K.cuda().find("tmp_S0_0"), std::string::npos);
+}
+
 TEST(Api, SizedKernelTunesOnFirstUse) {
   // Without a GPU the first use at a size says so, and nothing is kept.
   loopy::api::SizedKernel S(loopy::api::Source::fromString(Matvec).kernel());

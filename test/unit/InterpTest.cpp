@@ -235,6 +235,58 @@ kernel half(n: index; x: in f16[n], y: out f16[n], s: out f16[], b: out bf16[n])
   EXPECT_NE(X, 0.0);
 }
 
+TEST(Interp, NestedAndSideBySideReductionsMeanWhatTheySay) {
+  // The statements that splitReductions makes compute, with their
+  // temporaries, what the nested reductions mean: the loops by hand.
+  auto K = buildKernel(R"(
+kernel nested(n, m: index; x: in f64[n, m], y: out f64[n, m], p: out f64[n]) {
+  domain { [i, j, k, l] : 0 <= i < n and 0 <= j < m and 0 <= k < m and 0 <= l < m }
+  y[i, j] = exp(x[i, j] - max(k, x[i, k])) / sum(l, exp(x[i, l] - max(k, x[i, k])));
+  p[i] = sum(j, x[i, j]) * min(k, x[i, k]);
+}
+)");
+  ASSERT_TRUE(K);
+  const long N = 5, M = 7;
+  HostData D = randomData(*K, {{"n", N}, {"m", M}}, 21);
+  interpret(*K, D);
+  for (long I = 0; I < N; ++I) {
+    double Max = -INFINITY, Sum = 0, Rs = 0, Min = INFINITY;
+    for (long J = 0; J < M; ++J) {
+      Max = std::max(Max, at(D.array("x"), {I, J}));
+      Rs += at(D.array("x"), {I, J});
+      Min = std::min(Min, at(D.array("x"), {I, J}));
+    }
+    for (long L = 0; L < M; ++L)
+      Sum += std::exp(at(D.array("x"), {I, L}) - Max);
+    for (long J = 0; J < M; ++J)
+      EXPECT_NEAR(at(D.array("y"), {I, J}),
+                  std::exp(at(D.array("x"), {I, J}) - Max) / Sum, 1e-14);
+    EXPECT_NEAR(at(D.array("p"), {I}), Rs * Min, 1e-13);
+  }
+
+  auto T = buildKernel(R"(
+kernel tied(n: index; a: in f64[n, n], b: in f64[n, n], y: out f64[n]) {
+  domain { [i, j, k] : 0 <= i < n and 0 <= j < n and 0 <= k < i }
+  y[i] = sum(j, a[i, j] * max(k, b[j, k]));
+}
+)");
+  ASSERT_TRUE(T);
+  HostData E = randomData(*T, {{"n", N}}, 22);
+  interpret(*T, E);
+  // Row i's max runs over k < i: row 0 has none, so y[0] is not written.
+  EXPECT_TRUE(std::isnan(at(E.array("y"), {0})));
+  for (long I = 1; I < N; ++I) {
+    double S = 0;
+    for (long J = 0; J < N; ++J) {
+      double Max = -INFINITY;
+      for (long Kk = 0; Kk < I; ++Kk)
+        Max = std::max(Max, at(E.array("b"), {J, Kk}));
+      S += at(E.array("a"), {I, J}) * Max;
+    }
+    EXPECT_NEAR(at(E.array("y"), {I}), S, 1e-13) << "y[" << I << "]";
+  }
+}
+
 TEST(Interp, LiteralsTakeTheTypeTheyMeet) {
   auto K = buildKernel(R"(
 kernel literals(n: index; y: out f32[n], z: out i32[n], w: out f64[n]) {

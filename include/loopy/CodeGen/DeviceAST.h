@@ -75,9 +75,13 @@ struct Buffer {
 
 struct KernelParam {
   enum class Kind { Index, Scalar, InArray, OutArray };
-  Kind K;
+  Kind K = Kind::Index;
   std::string Name;
-  DType Type;
+  DType Type = DType::I64;
+  /// A temporary array (Argument::Internal) that the launcher allocates,
+  /// row-major, with these extents (C expressions of the sizes).
+  bool Temporary = false;
+  std::vector<std::string> Extents;
 };
 
 /// A thread or block coordinate the body uses, bound at the top.

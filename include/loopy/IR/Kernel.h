@@ -39,6 +39,10 @@ struct Argument {
   std::vector<isl::aff> Strides;
   /// Position among the index parameters (Kind == Index only).
   unsigned ParamPos = 0;
+  /// A temporary array the compiler made (Sema's splitReductions): one
+  /// statement writes it and later ones read it. Whoever runs the kernel
+  /// allocates it; its callers do not pass it.
+  bool Internal = false;
 
   bool isArray() const { return Kind == ArgKind::Array; }
   unsigned rank() const { return Shape.size(); }

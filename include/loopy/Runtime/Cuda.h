@@ -193,6 +193,22 @@ private:
   size_t Bytes = 0;
 };
 
+/// Device memory allocated and freed in the order of a stream
+/// (cuMemAllocAsync, cuMemFreeAsync): a temporary of the kernels launched
+/// on that stream between the two, which need not wait for them.
+class StreamBuffer {
+public:
+  StreamBuffer(size_t Bytes, CUstream S);
+  ~StreamBuffer();
+  StreamBuffer(const StreamBuffer &) = delete;
+  StreamBuffer &operator=(const StreamBuffer &) = delete;
+  CUdeviceptr pointer() const { return Ptr; }
+
+private:
+  CUdeviceptr Ptr = 0;
+  CUstream S;
+};
+
 /// Page-locked host memory (cuMemAllocHost), for transfers at full speed.
 class PinnedBuffer {
 public:

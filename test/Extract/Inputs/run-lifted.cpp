@@ -127,7 +127,8 @@ void launch(const Kernel &K, const std::map<std::string, long> &Host,
       D->Scalars[A.Name].Float = It->second;
       continue;
     }
-    if (A.Kind != ArgKind::Array)
+    // A temporary of a split reduction stays in the run's own data.
+    if (A.Kind != ArgKind::Array || A.Internal)
       continue;
     auto It = find(E.Arrays, A.Name);
     if (It == E.Arrays.end())
@@ -145,7 +146,7 @@ void launch(const Kernel &K, const std::map<std::string, long> &Host,
   }
   interpret(K, *D);
   for (const Argument &A : K.Args)
-    if (A.Kind == ArgKind::Array && A.Mode != ArgMode::In) {
+    if (A.Kind == ArgKind::Array && A.Mode != ArgMode::In && !A.Internal) {
       const HostArray &H = D->array(A.Name);
       std::memcpy(find(E.Arrays, A.Name)->second.data(), H.data(),
                   H.size() * sizeof(double));
