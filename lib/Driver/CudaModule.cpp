@@ -252,8 +252,9 @@ void printLauncher(std::ostream &OS, const ModuleKernel &MK) {
     if (!KP.Temporary)
       continue;
     std::string Bytes = "sizeof(" + std::string(cTypeName(KP.Type)) + ")";
+    // Where the domain is empty an extent may fall below 0: nothing then.
     for (const std::string &E : KP.Extents)
-      Bytes += " * (size_t)(" + E + ")";
+      Bytes += " * (" + E + " > 0 ? (size_t)(" + E + ") : 0)";
     OS << "  loopy_module_host::Temporary " << KP.Name << "_memory(" << Stream
        << ");\n"
        << "  if ((loopy_err = " << KP.Name << "_memory.allocate(" << Bytes

@@ -90,6 +90,11 @@ bool evaluateLayout(const Argument &A, const ParamValues &Params,
   Strides.assign(A.rank(), 1);
   for (unsigned D = 0; D < A.rank(); ++D) {
     Extents.push_back(interp::evaluate(A.Shape[D], Params));
+    // A temporary's extent bounds its index where the domain has points
+    // (Sema's splitReductions); elsewhere it may fall below 0, and it holds
+    // nothing.
+    if (A.Internal && Extents.back() < 0)
+      Extents.back() = 0;
     if (Extents.back() < 0) {
       Error = "dimension " + std::to_string(D) + " of '" + A.Name +
               "' has the negative extent " + std::to_string(Extents.back());

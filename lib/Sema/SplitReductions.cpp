@@ -5,6 +5,7 @@
 #include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -63,38 +64,11 @@ isl::set widen(isl::set S, const Positions &All, const Positions &Sub) {
   return S;
 }
 
-/// An affine function of the sizes: a constant and a coefficient per size.
-struct SizeAffine {
-  long Constant = 0;
-  std::map<std::string, long> Coef;
-};
-
-/// \p A as a SizeAffine; nullopt where it has divisions.
-std::optional<SizeAffine> sizeAffine(const isl::aff &A) {
-  isl_ctx *C = A.ctx().get();
-  if (checkSize(C, isl_aff_dim(A.get(), isl_dim_div)) != 0)
-    return std::nullopt;
-  SizeAffine R;
-  isl::val Cst = take(C, isl_aff_get_constant_val(A.get()));
-  if (!Cst.is_int())
-    return std::nullopt;
-  R.Constant = Cst.get_num_si();
-  unsigned NP = checkSize(C, isl_aff_dim(A.get(), isl_dim_param));
-  for (unsigned P = 0; P < NP; ++P) {
-    isl::val V = take(C, isl_aff_get_coefficient_val(A.get(), isl_dim_param,
-                                                     static_cast<int>(P)));
-    if (!V.is_int())
-      return std::nullopt;
-    if (long X = V.get_num_si())
-      R.Coef[isl_aff_get_dim_name(A.get(), isl_dim_param, P)] = X;
-  }
-  return R;
-}
-
-/// One affine function of the sizes, without divisions, that bounds \p PA
-/// from above (\p Upper) or below wherever \p PA is defined: one of its
-/// pieces (n - 1 for min(n, m) - 1); nullopt where none does.
-std::optional<SizeAffine> boundingAffine(const isl::pw_aff &PA, bool Upper) {
+/// One piece of \p PA, a function of the sizes, that bounds all of \p PA
+/// from above (\p Upper) or below wherever \p PA is defined (n - 1 for
+/// min(n, m) - 1), on the sizes' 0-dimensional set space as the shapes
+/// of arrays are; nullopt where no piece does.
+std::optional<isl::aff> boundingAff(const isl::pw_aff &PA, bool Upper) {
   isl_ctx *C = PA.ctx().get();
   std::vector<isl::aff> Pieces;
   if (isl_pw_aff_foreach_piece(
@@ -112,39 +86,14 @@ std::optional<SizeAffine> boundingAffine(const isl::pw_aff &PA, bool Upper) {
     isl::set Past = Upper ? PA.gt_set(Bound) : PA.lt_set(Bound);
     if (!Past.is_empty())
       continue;
-    if (auto R = sizeAffine(A))
-      return R;
+    // From the parameter domain to the 0-dimensional set.
+    isl::space Empty = take(C, isl_space_set_from_params(
+                                   isl_aff_get_domain_space(A.get())));
+    isl_multi_id *None =
+        isl_multi_id_from_id_list(Empty.release(), isl_id_list_alloc(C, 0));
+    return take(C, isl_aff_unbind_params_insert_domain(A.copy(), None));
   }
   return std::nullopt;
-}
-
-/// " - X" (or " + ...") for subtracting \p X from an index, as a subscript
-/// reads: "" for 0, " - 1", " + n".
-std::string offsetText(const SizeAffine &X) {
-  std::string S;
-  for (const auto &[Name, Coef] : X.Coef) {
-    long C = -Coef;
-    S += std::string(C < 0 ? " - " : " + ") +
-         (std::labs(C) == 1 ? "" : std::to_string(std::labs(C)) + " * ") + Name;
-  }
-  if (X.Constant)
-    S += std::string(X.Constant > 0 ? " - " : " + ") +
-         std::to_string(std::labs(X.Constant));
-  return S;
-}
-
-/// \p F plus Scale times \p X, on \p F's space (which has the sizes).
-isl::aff addSizes(isl::aff F, const SizeAffine &X, long Scale) {
-  isl_ctx *C = F.ctx().get();
-  isl_aff *A = F.release();
-  A = isl_aff_add_constant_val(A, isl_val_int_from_si(C, Scale * X.Constant));
-  for (const auto &[Name, Coef] : X.Coef) {
-    int P = isl_aff_find_dim_by_name(A, isl_dim_param, Name.c_str());
-    assert(P >= 0 && "the temporary's bounds use the kernel's sizes");
-    A = isl_aff_add_coefficient_val(A, isl_dim_param, P,
-                                    isl_val_int_from_si(C, Scale * Coef));
-  }
-  return take(C, A);
 }
 
 class Splitter {
@@ -275,16 +224,16 @@ bool Splitter::extract(ExprPtr &E, const Positions &Around) {
   T.Type = E->Type;
   T.Mode = ArgMode::Out;
   T.Internal = true;
-  std::vector<SizeAffine> Origin(Index.size());
+  std::vector<isl::aff> Origin;
   bool Empty = Box.is_empty();
   for (unsigned D = 0; D < Index.size(); ++D) {
-    isl::aff Extent = isl::aff::zero_on_domain(SizeSpace);
+    isl::aff Lo = isl::aff::zero_on_domain(SizeSpace), Extent = Lo;
     if (!Empty) {
-      auto Lo = boundingAffine(
+      auto L = boundingAff(
           take(C, isl_set_dim_min(Box.copy(), D)).coalesce(), false);
-      auto Hi = boundingAffine(
+      auto H = boundingAff(
           take(C, isl_set_dim_max(Box.copy(), D)).coalesce(), true);
-      if (!Lo || !Hi) {
+      if (!L || !H) {
         Diags.error(E->Loc,
                     "the reduction " + quote(E->Spelling) +
                         " is computed per value of " +
@@ -292,16 +241,16 @@ bool Splitter::extract(ExprPtr &E, const Positions &Around) {
                         " before the statement uses it, in a temporary "
                         "array, but the range of " +
                         quote(K.IndexNames[Index[D]]) +
-                        " over the domain has no bound that is one affine "
-                        "function of the sizes; compute it in a kernel of "
-                        "its own");
+                        " over the domain has no bound that is one "
+                        "quasi-affine function of the sizes; compute it in a "
+                        "kernel of its own");
         return false;
       }
-      Origin[D] = *Lo;
-      Extent = addSizes(addSizes(Extent, *Hi, 1), *Lo, -1);
-      Extent = take(C, isl_aff_add_constant_val(Extent.release(),
+      Lo = *L;
+      Extent = take(C, isl_aff_add_constant_val(H->sub(*L).release(),
                                                 isl_val_one(C)));
     }
+    Origin.push_back(Lo);
     T.Shape.push_back(Extent);
   }
   K.Args.push_back(std::move(T));
@@ -316,14 +265,25 @@ bool Splitter::extract(ExprPtr &E, const Positions &Around) {
                                               Name.c_str()));
   isl::aff_list Subs(OrigDomain.ctx(), static_cast<int>(Index.size()));
   std::string Spelling = Name + "[";
+  // The origins, functions of the sizes, on the statement's domain.
+  isl::multi_aff ToSizes = take(
+      C, isl_multi_aff_zero(isl_space_map_from_domain_and_range(
+             Dom.copy(), SizeSpace.copy())));
   for (unsigned D = 0; D < Index.size(); ++D) {
     isl::aff A = isl::aff::zero_on_domain(Dom);
     int Pos = static_cast<int>(std::find(OrigIndices.begin(),
                                          OrigIndices.end(), Index[D]) -
                                OrigIndices.begin());
     A = take(C, isl_aff_set_coefficient_si(A.release(), isl_dim_in, Pos, 1));
-    Subs = Subs.add(addSizes(A, Origin[D], -1));
-    Spelling += (D ? ", " : "") + K.IndexNames[Index[D]] + offsetText(Origin[D]);
+    isl::aff O = take(C, isl_aff_pullback_multi_aff(Origin[D].copy(),
+                                                    ToSizes.copy()));
+    Subs = Subs.add(A.sub(O));
+    std::string OText = printC(Origin[D]);
+    Spelling += (D ? ", " : "") + K.IndexNames[Index[D]];
+    if (OText != "0")
+      Spelling += OText[0] == '-' ? " + " + OText.substr(1)
+                                  : " - " + (Origin[D].is_cst() ? OText
+                                                                : "(" + OText + ")");
   }
   Spelling += "]";
   isl::map Rel =
