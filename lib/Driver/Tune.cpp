@@ -45,7 +45,8 @@ static std::string utcTime(int64_t T) {
 }
 
 static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
-  OS << "//\n// rank  time          " << (R.FromDatabase ? "" : "TFLOP/s  GB/s     regs  blocks/SM  ")
+  OS << "//\n// rank  time          "
+     << (R.FromDatabase ? "" : "TFLOP/s  GB/s     regs  blocks/SM  round  ")
      << "status   schedule\n";
   size_t Shown = 0;
   for (size_t I = 0; I < R.Variants.size() && Shown < Rows; ++I, ++Shown) {
@@ -55,10 +56,10 @@ static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
     std::snprintf(Line, sizeof Line, "// %4zu  %-12s  ", I + 1, Time.c_str());
     OS << Line;
     if (!R.FromDatabase) {
-      std::snprintf(Line, sizeof Line, "%-7s  %-7s  %4d  %9d  ",
+      std::snprintf(Line, sizeof Line, "%-7s  %-7s  %4d  %9d  %5u  ",
                     V.Result.Seconds ? fixed(V.GFlops / 1000, 2).c_str() : "-",
                     V.Result.Seconds ? fixed(V.GBytesPerSecond, 1).c_str() : "-",
-                    V.Registers, V.BlocksPerMultiprocessor);
+                    V.Registers, V.BlocksPerMultiprocessor, V.Round);
       OS << Line;
     }
     std::snprintf(Line, sizeof Line, "%-7s  ", variantStatusName(V.Result.Status));
@@ -108,7 +109,10 @@ static void printResult(std::ostream &OS, const Kernel &K,
     if (TO.Exhaustive)
       OS << "--exhaustive";
     else
-      OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget);
+      OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget)
+         << ", --search="
+         << (TO.Search == TuneOptions::SearchKind::Ranked ? "ranked"
+                                                          : "families");
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
        << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
@@ -140,6 +144,10 @@ static Json resultJson(const Kernel &K, const TuneRequest &Req,
     Json Row{{"schedule", V.Result.Schedule},
              {"status", variantStatusName(V.Result.Status)},
              {"median_s", V.Result.Seconds ? Json(*V.Result.Seconds) : Json()}};
+    if (!R.FromDatabase) {
+      Row["rank"] = V.Rank;
+      Row["round"] = V.Round;
+    }
     if (!V.Result.Reason.empty())
       Row["reason"] = V.Result.Reason;
     Variants.push_back(std::move(Row));
@@ -164,6 +172,8 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TuneOptions TO;
   TO.Budget = Opts.Budget;
   TO.Exhaustive = Opts.Exhaustive;
+  TO.Search = Opts.SearchRanked ? TuneOptions::SearchKind::Ranked
+                                : TuneOptions::SearchKind::Families;
   TO.Retune = Opts.Retune;
   TO.Seed = Opts.Seed;
   TO.DbPath = Opts.Db;

@@ -14,6 +14,7 @@
 #include "loopy/Support/Isl.h"
 #include "loopy/Tuner/CompileCache.h"
 #include "loopy/Tuner/KernelHash.h"
+#include "loopy/Tuner/Search.h"
 
 #include <algorithm>
 #include <cassert>
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <functional>
 #include <ostream>
 #include <condition_variable>
@@ -173,7 +175,7 @@ struct Compiled {
 std::vector<Compiled> lowerCandidates(const TuneRequest &R,
                                       const std::vector<Variant> &Vs,
                                       const std::vector<size_t> &Pick,
-                                      const TuneOptions &Opts) {
+                                      const TuneOptions &Opts, bool Plant) {
   std::vector<Expected<DeviceProgram>> Lowered =
       lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
@@ -183,12 +185,12 @@ std::vector<Compiled> lowerCandidates(const TuneRequest &R,
       Out[I].Error = "lowering failed: " + Lowered[I].failure().Message;
       continue;
     }
-    if (I == 1 && Opts.Plant == TuneOptions::SameCodePlant) {
+    if (Plant && I == 1 && Opts.Plant == TuneOptions::SameCodePlant) {
       // Testing: the first candidate's program once more.
       Lowered[I] = std::move(
           lowerVariants(*R.Source, R.KernelIndex, Vs, {Pick[0]}, 1)[0]);
       assert(Lowered[I] && "the first candidate lowered before");
-    } else if (I == 1 && !Opts.Plant.empty() &&
+    } else if (Plant && I == 1 && !Opts.Plant.empty() &&
                !plantBug(*Lowered[I], Opts.Plant)) {
       Out[I].Error = "nothing to plant " + Opts.Plant + " in";
     }
@@ -445,9 +447,21 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Result.PlannedVariants = Vs.size();
   size_t Budget = Opts.Budget ? Opts.Budget : TuneOptions::DefaultBudget;
   size_t N = Opts.Exhaustive ? Vs.size() : std::min(Budget, Vs.size());
-  std::vector<size_t> Pick(N);
-  for (size_t I = 0; I < N; ++I)
-    Pick[I] = I;
+  // Two rounds where the budget leaves variants out (Tuner/Search.h): a
+  // spread of the families first, then the families that measured
+  // fastest.
+  std::vector<std::string> Names;
+  for (const Variant &V : Vs)
+    Names.push_back(V.Name);
+  bool TwoRounds = Opts.Search == TuneOptions::SearchKind::Families &&
+                   N < Vs.size() && N >= 4;
+  std::vector<size_t> Pick;
+  if (TwoRounds) {
+    Pick = familiesFirst(Names, N);
+  } else {
+    for (size_t I = 0; I < N; ++I)
+      Pick.push_back(I);
+  }
 
   std::string Error;
   auto Data = makeHostData(K, R.Params, Error);
@@ -474,136 +488,171 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     return std::chrono::duration<double>(Clock::now() - T).count();
   };
   auto Phase = Clock::now();
-  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts);
+  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts, true);
   Result.CompileSeconds = Since(Phase);
-  // NVRTC runs in the background from here on, best ranked first, while
-  // the reference is computed and the compiled candidates run.
-  BackgroundCompiler Compiler(Code, K.Name + ".cu", W.device().arch(), Opts);
   Phase = Clock::now();
-  Verifier Check(K, *Data, Opts, Result.Work.Flops);
-  Result.CheckSeconds = Since(Phase);
-
+  std::optional<Verifier> CheckHolder;
   // The candidates' outputs land here; its inputs are the run's inputs.
   HostData Cand = *Data;
   IslContext Isl;
   ProgressBar Bar(Opts.Progress, "tuning " + K.Name, N);
   double Best = 0;
-  size_t BestIdx = N;
-  std::vector<TunedVariant> Rows(N);
-  for (size_t I = 0; I < N; ++I) {
-    Bar.update(I, Best);
-    TunedVariant &Row = Rows[I];
-    Row.Rank = Pick[I];
-    VariantResult &VR = Row.Result;
-    VR.Schedule = Vs[Pick[I]].Name;
-    auto Fail = [&](VariantStatus S, std::string Why) {
-      VR.Status = S;
-      std::replace(Why.begin(), Why.end(), '\n', ' ');
-      VR.Reason = std::move(Why);
-    };
-    Phase = Clock::now();
-    Compiler.wait(I);
-    Result.CompileSeconds += Since(Phase);
-    if (Code[I].SameAs) {
-      // The same program as a better-ranked candidate: its result.
-      const TunedVariant &Same = Rows[*Code[I].SameAs];
-      Row.Result.Status = Same.Result.Status;
-      Row.Result.Seconds = Same.Result.Seconds;
-      Row.Result.Reason = "same code as " + Same.Result.Schedule;
-      if (!Same.Result.Reason.empty())
-        Row.Result.Reason += " (" + Same.Result.Reason + ")";
-      Row.GFlops = Same.GFlops;
-      Row.GBytesPerSecond = Same.GBytesPerSecond;
-      Row.Registers = Same.Registers;
-      Row.BlocksPerMultiprocessor = Same.BlocksPerMultiprocessor;
-      Row.SameAs = true;
-      ++Result.SameCode;
-      continue;
+  size_t BestIdx = std::numeric_limits<size_t>::max();
+  std::vector<TunedVariant> Rows;
+  // Runs the candidates \p Pick, lowered in \p Batch, as round \p Round;
+  // their rows and code join Rows and Code.
+  auto RunRound = [&](std::vector<Compiled> Batch,
+                      const std::vector<size_t> &Pick, unsigned Round) {
+    size_t Base = Rows.size();
+    Rows.resize(Base + Batch.size());
+    // NVRTC runs in the background from here on, best ranked first, while
+    // the reference is computed and the compiled candidates run.
+    BackgroundCompiler Compiler(Batch, K.Name + ".cu", W.device().arch(), Opts);
+    if (!CheckHolder) {
+      auto CheckStart = Clock::now();
+      CheckHolder.emplace(K, *Data, Opts, Result.Work.Flops);
+      Result.CheckSeconds = Since(CheckStart);
     }
-    if (!Code[I].Error.empty()) {
-      Fail(VariantStatus::Failed, Code[I].Error);
-      continue;
+    Verifier &Check = *CheckHolder;
+    for (size_t B = 0; B < Batch.size(); ++B) {
+      size_t I = Base + B;
+      Bar.update(I, Best);
+      TunedVariant &Row = Rows[I];
+      Row.Rank = Pick[B];
+      Row.Round = Round;
+      VariantResult &VR = Row.Result;
+      VR.Schedule = Vs[Pick[B]].Name;
+      auto Fail = [&](VariantStatus S, std::string Why) {
+        VR.Status = S;
+        std::replace(Why.begin(), Why.end(), '\n', ' ');
+        VR.Reason = std::move(Why);
+      };
+      Phase = Clock::now();
+      Compiler.wait(B);
+      Result.CompileSeconds += Since(Phase);
+      if (Batch[B].SameAs) {
+        // The same program as a better-ranked candidate: its result.
+        const TunedVariant &Same = Rows[Base + *Batch[B].SameAs];
+        Row.Result.Status = Same.Result.Status;
+        Row.Result.Seconds = Same.Result.Seconds;
+        Row.Result.Reason = "same code as " + Same.Result.Schedule;
+        if (!Same.Result.Reason.empty())
+          Row.Result.Reason += " (" + Same.Result.Reason + ")";
+        Row.GFlops = Same.GFlops;
+        Row.GBytesPerSecond = Same.GBytesPerSecond;
+        Row.Registers = Same.Registers;
+        Row.BlocksPerMultiprocessor = Same.BlocksPerMultiprocessor;
+        Row.SameAs = true;
+        ++Result.SameCode;
+        continue;
+      }
+      if (!Batch[B].Error.empty()) {
+        Fail(VariantStatus::Failed, Batch[B].Error);
+        continue;
+      }
+      auto Planned = programLaunches(Isl.get(), *Batch[B].Program, *Data);
+      if (!Planned) {
+        Fail(VariantStatus::Dropped, Planned.failure().Message);
+        continue;
+      }
+      std::vector<gpu::Launch> Launches = std::move(*Planned);
+      Phase = Clock::now();
+      gpu::LoadResult L = W.load(Batch[B].Cubin, Launches);
+      Result.RunSeconds += Since(Phase);
+      if (L.Status != gpu::Outcome::Ok) {
+        Fail(VariantStatus::Failed, L.Error);
+        continue;
+      }
+      // Over a resource limit: dropped before it runs, with the reason.
+      std::string Drop;
+      for (size_t F = 0; F < L.Functions.size(); ++F) {
+        const gpu::FunctionInfo &FI = L.Functions[F];
+        const gpu::Launch &LA = Launches[F];
+        long Threads = long(LA.Block[0]) * LA.Block[1] * LA.Block[2];
+        Row.Registers = std::max(Row.Registers, FI.Registers);
+        Row.BlocksPerMultiprocessor = FI.BlocksPerMultiprocessor;
+        if (FI.LocalBytes > 0)
+          Drop = FI.Name + " spills: " + std::to_string(FI.LocalBytes) +
+                 " bytes of local memory per thread (" +
+                 std::to_string(FI.Registers) + " registers)";
+        else if (Threads > FI.MaxThreads)
+          Drop = FI.Name + " needs " + std::to_string(FI.Registers) +
+                 " registers per thread, so blocks of at most " +
+                 std::to_string(FI.MaxThreads) + " threads can launch, not " +
+                 std::to_string(Threads);
+      }
+      if (!Drop.empty()) {
+        Fail(VariantStatus::Dropped, Drop);
+        continue;
+      }
+      RestoreOutputs();
+      auto RunStart = Clock::now();
+      gpu::RunResult Run = W.run(Launches, Opts.RunTimeout);
+      double RunSeconds = Since(RunStart);
+      Result.RunSeconds += RunSeconds;
+      if (Run.Status != gpu::Outcome::Ok) {
+        Fail(VariantStatus::Failed,
+             Run.Status == gpu::Outcome::TimedOut
+                 ? "timed out after " +
+                       std::to_string(Opts.RunTimeout.count() / 1000) +
+                       " s (the worker was stopped)"
+                 : Run.Error);
+        continue;
+      }
+      for (const gpu::BufferSpec &B : Buffers)
+        if (B.Output)
+          std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name), B.Bytes);
+      Phase = Clock::now();
+      std::string Wrong = Check.check(Cand);
+      Result.CheckSeconds += Since(Phase);
+      if (!Wrong.empty()) {
+        Fail(VariantStatus::Wrong, Wrong);
+        continue;
+      }
+      // A variant far slower than the best so far is timed once: it cannot
+      // win, and its repeats would only cost time.
+      bool Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
+      Phase = Clock::now();
+      gpu::TimeResult T =
+          W.time(Launches, Hopeless ? 0 : Opts.Warmup,
+                 Hopeless ? 0 : Opts.MinTimeSeconds,
+                 Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
+                 Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+      Result.TimingSeconds += Since(Phase);
+      if (T.Status != gpu::Outcome::Ok) {
+        Fail(VariantStatus::Failed, T.Status == gpu::Outcome::TimedOut
+                                        ? "timed out while timing"
+                                        : T.Error);
+        continue;
+      }
+      VR.Seconds = T.MedianSeconds;
+      Row.GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
+      Row.GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
+      if (Best == 0 || T.MedianSeconds < Best) {
+        Best = T.MedianSeconds;
+        BestIdx = I;
+      }
     }
-    auto Planned = programLaunches(Isl.get(), *Code[I].Program, *Data);
-    if (!Planned) {
-      Fail(VariantStatus::Dropped, Planned.failure().Message);
-      continue;
+    for (Compiled &C : Batch)
+      Code.push_back(std::move(C));
+  };
+  std::vector<Compiled> First = std::move(Code);
+  Code.clear();
+  RunRound(std::move(First), Pick, 1);
+  if (TwoRounds && Rows.size() < N) {
+    std::vector<size_t> Done;
+    std::vector<std::optional<double>> Seconds;
+    for (const TunedVariant &Row : Rows) {
+      Done.push_back(Row.Rank);
+      Seconds.push_back(Row.Result.Seconds);
     }
-    std::vector<gpu::Launch> Launches = std::move(*Planned);
-    Phase = Clock::now();
-    gpu::LoadResult L = W.load(Code[I].Cubin, Launches);
-    Result.RunSeconds += Since(Phase);
-    if (L.Status != gpu::Outcome::Ok) {
-      Fail(VariantStatus::Failed, L.Error);
-      continue;
-    }
-    // Over a resource limit: dropped before it runs, with the reason.
-    std::string Drop;
-    for (size_t F = 0; F < L.Functions.size(); ++F) {
-      const gpu::FunctionInfo &FI = L.Functions[F];
-      const gpu::Launch &LA = Launches[F];
-      long Threads = long(LA.Block[0]) * LA.Block[1] * LA.Block[2];
-      Row.Registers = std::max(Row.Registers, FI.Registers);
-      Row.BlocksPerMultiprocessor = FI.BlocksPerMultiprocessor;
-      if (FI.LocalBytes > 0)
-        Drop = FI.Name + " spills: " + std::to_string(FI.LocalBytes) +
-               " bytes of local memory per thread (" +
-               std::to_string(FI.Registers) + " registers)";
-      else if (Threads > FI.MaxThreads)
-        Drop = FI.Name + " needs " + std::to_string(FI.Registers) +
-               " registers per thread, so blocks of at most " +
-               std::to_string(FI.MaxThreads) + " threads can launch, not " +
-               std::to_string(Threads);
-    }
-    if (!Drop.empty()) {
-      Fail(VariantStatus::Dropped, Drop);
-      continue;
-    }
-    RestoreOutputs();
-    auto RunStart = Clock::now();
-    gpu::RunResult Run = W.run(Launches, Opts.RunTimeout);
-    double RunSeconds = Since(RunStart);
-    Result.RunSeconds += RunSeconds;
-    if (Run.Status != gpu::Outcome::Ok) {
-      Fail(VariantStatus::Failed,
-           Run.Status == gpu::Outcome::TimedOut
-               ? "timed out after " +
-                     std::to_string(Opts.RunTimeout.count() / 1000) +
-                     " s (the worker was stopped)"
-               : Run.Error);
-      continue;
-    }
-    for (const gpu::BufferSpec &B : Buffers)
-      if (B.Output)
-        std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name), B.Bytes);
-    Phase = Clock::now();
-    std::string Wrong = Check.check(Cand);
-    Result.CheckSeconds += Since(Phase);
-    if (!Wrong.empty()) {
-      Fail(VariantStatus::Wrong, Wrong);
-      continue;
-    }
-    // A variant far slower than the best so far is timed once: it cannot
-    // win, and its repeats would only cost time.
-    bool Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
-    Phase = Clock::now();
-    gpu::TimeResult T = W.time(
-        Launches, Hopeless ? 0 : Opts.Warmup, Hopeless ? 0 : Opts.MinTimeSeconds,
-        Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
-        Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
-    Result.TimingSeconds += Since(Phase);
-    if (T.Status != gpu::Outcome::Ok) {
-      Fail(VariantStatus::Failed,
-           T.Status == gpu::Outcome::TimedOut ? "timed out while timing"
-                                               : T.Error);
-      continue;
-    }
-    VR.Seconds = T.MedianSeconds;
-    Row.GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
-    Row.GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
-    if (Best == 0 || T.MedianSeconds < Best) {
-      Best = T.MedianSeconds;
-      BestIdx = I;
+    std::vector<size_t> Next =
+        fastestFamiliesNext(Names, Done, Seconds, N - Rows.size());
+    if (!Next.empty()) {
+      Phase = Clock::now();
+      std::vector<Compiled> Second = lowerCandidates(R, Vs, Next, Opts, false);
+      Result.CompileSeconds += Since(Phase);
+      RunRound(std::move(Second), Next, 2);
     }
   }
   Bar.update(N, Best);
@@ -616,7 +665,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                        return AOk;
                      return AOk && *A.Result.Seconds < *B.Result.Seconds;
                    });
-  if (BestIdx == N) {
+  if (BestIdx == std::numeric_limits<size_t>::max()) {
     std::string Why = "no variant of kernel " + quote(K.Name) +
                       " ran correctly on the GPU (" + std::to_string(N) +
                       " tried)";

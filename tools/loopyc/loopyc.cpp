@@ -78,7 +78,8 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (Module && R.count("db") && Variant)
     return "--db and --variant exclude each other: the module holds the "
            "tuned winner or the variant named";
-  for (const char *Opt : {"budget", "exhaustive", "retune", "report", "db"})
+  for (const char *Opt :
+       {"budget", "exhaustive", "retune", "report", "db", "search"})
     if (R.count(Opt) && !Opts.Tune && !(Module && std::string(Opt) == "db"))
       return std::string("--") + Opt + " goes with --tune" +
              (std::string(Opt) == "db"
@@ -180,8 +181,13 @@ void addOptions(cxxopts::Options &Options) {
       ("tune", "run variants on the GPU, verify them, keep the fastest in the "
                "tuning database and print it (every index parameter needs a "
                "value: -D, --param or --all-params); an error without a GPU")
-      ("budget", "with --tune: time at most N variants, best ranked first",
+      ("budget", "with --tune: time at most N variants (default 64)",
        cxxopts::value<size_t>(), "N")
+      ("search", "with --tune: which variants the budget runs: 'families' "
+                 "(half the budget on a spread of the variants' families, "
+                 "then the families that ran fastest) or 'ranked' (the "
+                 "static cost model's best ranked)",
+       cxxopts::value<std::string>()->default_value("families"), "HOW")
       ("exhaustive", "with --tune: time every variant")
       ("retune", "with --tune: search again even if the database has a result")
       ("report", "with --tune: print the ranked table of the first N variants",
@@ -410,6 +416,13 @@ int run(int argc, char **argv) {
   }
   if (R.count("report"))
     Opts.Report = R["report"].as<size_t>();
+  std::string Search = R["search"].as<std::string>();
+  if (Search != "families" && Search != "ranked") {
+    std::cerr << "loopyc: error: --search takes 'families' or 'ranked', not '"
+              << Search << "'\n";
+    return 1;
+  }
+  Opts.SearchRanked = Search == "ranked";
   if (R.count("db")) {
     Opts.Db = R["db"].as<std::string>();
     if (Opts.Db.empty()) {

@@ -83,6 +83,9 @@ struct CompileOptions {
   /// Variants timed at most (0: the tuner's default); --exhaustive: all.
   size_t Budget = 0;
   bool Exhaustive = false;
+  /// --search=ranked: the budget runs the static model's best ranked,
+  /// rather than a spread of families first (TuneOptions::SearchKind).
+  bool SearchRanked = false;
   /// Search again even where the database has a result.
   bool Retune = false;
   /// Rows of the ranked table to print after tuning (0: none).

@@ -35,9 +35,14 @@
 namespace loopy {
 
 struct TuneOptions {
-  /// Variants timed at most, best ranked first; 0 for the default.
+  /// Variants timed at most; 0 for the default.
   size_t Budget = 0;
   static constexpr size_t DefaultBudget = 64;
+  /// Which variants the budget runs: Families, a spread of the variants'
+  /// families and then the families that measured fastest, in two rounds
+  /// (Tuner/Search.h); Ranked, the static model's best ranked.
+  enum class SearchKind { Families, Ranked };
+  SearchKind Search = SearchKind::Families;
   /// Time every variant the planner lists.
   bool Exhaustive = false;
   /// Search again even where the database holds a result (and replace it).
@@ -97,6 +102,9 @@ struct TunedVariant {
   /// neither compiled nor run, and has that one's result (its reason says
   /// "same code as SCHEDULE").
   bool SameAs = false;
+  /// The round of the search that ran it (Tuner/Search.h): 1, or 2 for
+  /// the variants of the families that measured fastest.
+  unsigned Round = 1;
 };
 
 struct TuneResult {
