@@ -406,6 +406,8 @@ TEST_F(FakeTuner, SameCodeIsNeitherCompiledNorTimedAgain) {
   TuneOptions Opts;
   Opts.DbPath = (T.path() / "tuning.db").string();
   Opts.Budget = 4;
+  // The candidates in rank order, so that the second is ranked second.
+  Opts.Search = TuneOptions::SearchKind::Ranked;
   Opts.Plant = TuneOptions::SameCodePlant;
   auto W = gpu::startGpuWorker();
   ASSERT_TRUE(W) << W.failure().Message;
