@@ -166,20 +166,25 @@ struct Compiled {
   std::string Cubin;
   std::string Error;
   /// The better-ranked candidate whose printed code and launches are the
-  /// same: this one shares its compile and its result.
+  /// same: this one shares its compile and its result. A position in this
+  /// round's candidates, or in an earlier round's (EarlierRound).
   std::optional<size_t> SameAs;
+  bool EarlierRound = false;
 };
 
 /// Lowers and prints the candidates on every core, and marks each one
-/// whose code is a better-ranked one's (SameAs).
+/// whose code is an earlier one's (SameAs): of this round, or of one
+/// before, whose candidates' code identities \p Seen holds with their
+/// positions among all candidates; this round's are added, from \p Base.
 std::vector<Compiled> lowerCandidates(const TuneRequest &R,
                                       const std::vector<Variant> &Vs,
                                       const std::vector<size_t> &Pick,
-                                      const TuneOptions &Opts, bool Plant) {
+                                      const TuneOptions &Opts, bool Plant,
+                                      std::map<std::string, size_t> &Seen,
+                                      size_t Base) {
   std::vector<Expected<DeviceProgram>> Lowered =
       lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
-  std::map<std::string, size_t> First;
   for (size_t I = 0; I < Pick.size(); ++I) {
     if (!Lowered[I]) {
       Out[I].Error = "lowering failed: " + Lowered[I].failure().Message;
@@ -199,9 +204,11 @@ std::vector<Compiled> lowerCandidates(const TuneRequest &R,
     if (!Out[I].Error.empty())
       continue;
     auto [It, New] =
-        First.emplace(codeIdentity(Out[I].Source, *Out[I].Program), I);
-    if (!New)
-      Out[I].SameAs = It->second;
+        Seen.emplace(codeIdentity(Out[I].Source, *Out[I].Program), Base + I);
+    if (!New) {
+      Out[I].EarlierRound = It->second < Base;
+      Out[I].SameAs = Out[I].EarlierRound ? It->second : It->second - Base;
+    }
   }
   return Out;
 }
@@ -238,7 +245,7 @@ public:
   /// Returns once candidate \p I (and the one whose code it shares) is
   /// compiled or has failed.
   void wait(size_t I) {
-    size_t J = Code[I].SameAs.value_or(I);
+    size_t J = Code[I].EarlierRound ? I : Code[I].SameAs.value_or(I);
     std::unique_lock<std::mutex> L(M);
     Ready.wait(L, [&] { return Done[J] != 0; });
   }
@@ -488,7 +495,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     return std::chrono::duration<double>(Clock::now() - T).count();
   };
   auto Phase = Clock::now();
-  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts, true);
+  // The code identities of every candidate lowered, across rounds.
+  std::map<std::string, size_t> Seen;
+  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts, true, Seen, 0);
   Result.CompileSeconds = Since(Phase);
   Phase = Clock::now();
   std::optional<Verifier> CheckHolder;
@@ -532,7 +541,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Result.CompileSeconds += Since(Phase);
       if (Batch[B].SameAs) {
         // The same program as a better-ranked candidate: its result.
-        const TunedVariant &Same = Rows[Base + *Batch[B].SameAs];
+        const TunedVariant &Same =
+            Rows[Batch[B].EarlierRound ? *Batch[B].SameAs
+                                       : Base + *Batch[B].SameAs];
         Row.Result.Status = Same.Result.Status;
         Row.Result.Seconds = Same.Result.Seconds;
         Row.Result.Reason = "same code as " + Same.Result.Schedule;
@@ -650,7 +661,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
         fastestFamiliesNext(Names, Done, Seconds, N - Rows.size());
     if (!Next.empty()) {
       Phase = Clock::now();
-      std::vector<Compiled> Second = lowerCandidates(R, Vs, Next, Opts, false);
+      std::vector<Compiled> Second =
+          lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
       Result.CompileSeconds += Since(Phase);
       RunRound(std::move(Second), Next, 2);
     }
