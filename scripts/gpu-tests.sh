@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GPU tests (ctest label "gpu"): tune several kernels on the GPU, check that a
-# planted faulting variant and a planted hanging one are survived, that
+# planted faulting variant and a planted hanging one are survived, that a
+# variant wrong in a few elements is caught by the check on the GPU, that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
@@ -116,6 +117,20 @@ for bug in fault hang; do
     echo "FAIL planted $bug (exit $status)"; cat "$work/$bug.out" "$work/$bug.err"; failed=1
   fi
 done
+
+# A variant wrong in a few elements only (thread 0 of block 0 stores
+# nothing), at a size checked at sampled points, is caught by the
+# comparison with the first verified variant on the GPU.
+"$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 \
+  --tune --budget=6 --retune --plant=skip-thread-0 --report=6 \
+  >"$work/thread0.out" 2>"$work/thread0.err"
+status=$?
+if [ $status = 0 ] && grep -q "^// winner: " "$work/thread0.out" &&
+   grep -q "^//  *against the first verified variant" "$work/thread0.out"; then
+  echo "PASS planted skip-thread-0: $(grep 'against the first verified variant' "$work/thread0.out" | head -1 | cut -c1-160)"
+else
+  echo "FAIL planted skip-thread-0 (exit $status)"; cat "$work/thread0.out" "$work/thread0.err"; failed=1
+fi
 
 # The embedding example tunes through the API and checks its result.
 if "$bin/embed-matmul" 512 >"$work/embed.out" 2>&1 && grep -q "check: .* OK" "$work/embed.out"; then

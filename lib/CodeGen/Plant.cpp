@@ -1,6 +1,7 @@
 //===- Plant.cpp - Planting known bugs in lowered code --------------------===//
 #include "loopy/CodeGen/Plant.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace loopy {
@@ -9,7 +10,7 @@ using namespace device;
 
 bool isPlantableBug(const std::string &What) {
   return What == "drop-barrier" || What == "skip-first-iteration" ||
-         What == "fault" || What == "hang";
+         What == "fault" || What == "hang" || What == "skip-thread-0";
 }
 
 /// A statement \p Text put first in every kernel of \p P.
@@ -22,7 +23,53 @@ static bool prependLine(DeviceProgram &P, const std::string &Text) {
   return !P.Kernels.empty();
 }
 
+/// Whether \p Text stores to the output array \p Name: as `Name[...] =`
+/// or through a pointer `&Name[...]` (atomics, half-precision stores).
+static bool storesTo(const std::string &Text, const std::string &Name) {
+  return Text.rfind(Name + "[", 0) == 0 ||
+         Text.find("&" + Name + "[") != std::string::npos;
+}
+
+/// Wraps every store to an output array in \p L in `if (Cond)`; whether
+/// there was one.
+static bool guardStores(NodeList &L, const std::vector<KernelParam> &Params,
+                        const std::string &Cond) {
+  bool Any = false;
+  for (NodePtr &N : L) {
+    if (N->K == Node::Kind::Line &&
+        std::any_of(Params.begin(), Params.end(), [&](const KernelParam &Pm) {
+          return Pm.K == KernelParam::Kind::OutArray &&
+                 storesTo(N->Text, Pm.Name);
+        })) {
+      auto If = std::make_unique<Node>(Node::Kind::If);
+      If->Cond = Cond;
+      If->Body.push_back(std::move(N));
+      N = std::move(If);
+      Any = true;
+      continue;
+    }
+    Any = guardStores(N->Body, Params, Cond) | Any;
+    Any = guardStores(N->Else, Params, Cond) | Any;
+  }
+  return Any;
+}
+
 bool plantBug(DeviceProgram &P, const std::string &What) {
+  if (What == "skip-thread-0") {
+    // Thread 0 of block 0 is the one whose bound coordinates are all 0
+    // (an axis the kernel does not bind has one coordinate); the names are
+    // the same in both dialects.
+    bool Any = false;
+    for (DeviceKernel &K : P.Kernels) {
+      std::string Sum;
+      for (const IdBinding &Id : K.Ids)
+        Sum += (Sum.empty() ? "" : " + ") + Id.Name;
+      std::string Cond =
+          Sum.empty() ? "0 /* planted */" : Sum + " != 0 /* planted */";
+      Any = guardStores(K.Body, K.Params, Cond) | Any;
+    }
+    return Any;
+  }
   if (What == "fault")
     return prependLine(
         P, "if (threadIdx.x == 0) *(volatile int *)16 = 1; // planted fault");

@@ -18,6 +18,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <unistd.h>
 
@@ -175,6 +176,10 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TO.Search = Opts.SearchRanked ? TuneOptions::SearchKind::Ranked
                                 : TuneOptions::SearchKind::Families;
   TO.Retune = Opts.Retune;
+  if (Opts.Verify == CompileOptions::VerifyKind::Whole)
+    TO.WholeCheckFlops = std::numeric_limits<double>::infinity();
+  else if (Opts.Verify == CompileOptions::VerifyKind::Sampled)
+    TO.WholeCheckFlops = -1;
   TO.Seed = Opts.Seed;
   TO.DbPath = Opts.Db;
   TO.Planner = Opts.Planner;

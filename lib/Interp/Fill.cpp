@@ -32,6 +32,9 @@ uint64_t streamBase(uint64_t Seed, const std::string &Name) {
   return mix64(Seed ^ hashString(Name));
 }
 
+
+} // namespace
+
 uint64_t poisonBits(DType T) {
   switch (T) {
   case DType::F32:
@@ -48,8 +51,6 @@ uint64_t poisonBits(DType T) {
     return 0x7fffdeadbeefdeadULL;
   }
 }
-
-} // namespace
 
 void poisonArray(HostArray &A) {
   uint64_t Bits = poisonBits(A.type());

@@ -338,6 +338,15 @@ void DeviceBuffer::download(void *Host) const {
   if (Bytes)
     LOOPY_CU_CALL(cuMemcpyDtoH, "", Host, Ptr.get(), Bytes);
 }
+void copyToHost(void *Host, CUdeviceptr Device, size_t Bytes) {
+  if (Bytes)
+    LOOPY_CU_CALL(cuMemcpyDtoH, "", Host, Device, Bytes);
+}
+void copyToDevice(CUdeviceptr Device, const void *Host, size_t Bytes) {
+  if (Bytes)
+    LOOPY_CU_CALL(cuMemcpyHtoD, "", Device, Host, Bytes);
+}
+
 void DeviceBuffer::memset(unsigned char Value) const {
   if (Bytes)
     LOOPY_CU_CALL(cuMemsetD8, "", Ptr.get(), Value, Bytes);

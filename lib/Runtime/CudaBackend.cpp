@@ -3,6 +3,9 @@
 
 #include "loopy/Runtime/Cuda.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -25,6 +28,11 @@ public:
   void synchronize(const std::vector<Launch> &Launches) override;
   void downloadOutputs() override;
   double timedRepeat(const std::vector<Launch> &Launches) override;
+  void setChecker(const std::string &Image) override;
+  std::vector<CompareStats>
+  compare(const std::vector<CompareSpec> &Specs) override;
+  std::string gather(const std::string &Buffer, unsigned ElementBytes,
+                     const std::vector<uint64_t> &Offsets) override;
 
 private:
   /// The function \p L launches, allowed the dynamic shared memory it asks.
@@ -43,6 +51,10 @@ private:
 
   std::optional<cuda::Module> Module;
   std::map<std::string, cuda::Function> Functions;
+  /// The module of checkerSource(), and its results: two sums (f64) and
+  /// three counts (u64) per comparison.
+  std::optional<cuda::Module> Checker;
+  cuda::DeviceBuffer CheckResults{5 * 8};
   /// The dynamic shared memory each function was allowed, above the default.
   std::map<std::string, unsigned> DynamicSharedAllowed;
 };
@@ -159,6 +171,99 @@ double CudaBackend::timedRepeat(const std::vector<Launch> &Launches) {
   Stop.record(S);
   Stop.synchronize(launchNames(Launches));
   return cuda::Event::elapsedSeconds(Start, Stop);
+}
+
+void CudaBackend::setChecker(const std::string &Image) {
+  Checker.reset();
+  Checker.emplace(Image);
+}
+
+namespace {
+
+const char *kindName(ElementKind K) {
+  switch (K) {
+  case ElementKind::F32:
+    return "f32";
+  case ElementKind::F64:
+    return "f64";
+  case ElementKind::F16:
+    return "f16";
+  case ElementKind::BF16:
+    return "bf16";
+  case ElementKind::I32:
+    return "i32";
+  case ElementKind::I64:
+    return "i64";
+  }
+  return "?";
+}
+
+} // namespace
+
+std::vector<CompareStats>
+CudaBackend::compare(const std::vector<CompareSpec> &Specs) {
+  if (!Checker)
+    throw std::runtime_error("no checker module loaded");
+  std::vector<std::pair<size_t, size_t>> Pairs = compareSlots(Slots, Specs);
+  std::vector<CompareStats> Stats;
+  for (size_t I = 0; I < Specs.size(); ++I) {
+    const CompareSpec &C = Specs[I];
+    CompareStats &St = Stats.emplace_back();
+    unsigned long long N =
+        Slots[Pairs[I].first].Bytes / elementBytes(C.Kind);
+    if (N == 0)
+      continue;
+    CUdeviceptr Cand = Buffers[Pairs[I].first].pointer();
+    CUdeviceptr Ref = Buffers[Pairs[I].second].pointer();
+    unsigned long long Poison = C.PoisonBits;
+    CUdeviceptr Sums = CheckResults.pointer(), Counts = Sums + 16,
+                First = Sums + 32;
+    unsigned Block[3] = {256, 1, 1};
+    unsigned Grid[3] = {static_cast<unsigned>(
+                            std::min<unsigned long long>((N + 255) / 256, 1024)),
+                        1, 1};
+    // The sums: compared, sum (c - r)^2, sum r^2.
+    CheckResults.memset(0);
+    cuda::Function Sum =
+        Checker->function(std::string("loopy_check_sums_") + kindName(C.Kind));
+    void *SumArgs[] = {&Cand, &Ref, &N, &Poison, &Sums, &Counts};
+    cuda::launch(Sum, Grid, Block, 0, S, SumArgs);
+    S.synchronize("loopy_check_sums");
+    unsigned char Result[40];
+    CheckResults.download(Result);
+    std::memcpy(&St.Diff2, Result, 8);
+    std::memcpy(&St.Ref2, Result + 8, 8);
+    std::memcpy(&St.Compared, Result + 16, 8);
+    // The bad elements, with the root mean square of the reference.
+    double Tol = C.Tolerance;
+    double Rms = St.Compared ? std::sqrt(St.Ref2 / double(St.Compared)) : 0;
+    CheckResults.memset(0);
+    unsigned long long NoneYet = ~0ull;
+    cuda::copyToDevice(First, &NoneYet, 8);
+    cuda::Function Bad =
+        Checker->function(std::string("loopy_check_bad_") + kindName(C.Kind));
+    CUdeviceptr BadCount = Counts + 8;
+    void *BadArgs[] = {&Cand, &Ref, &N, &Poison, &Tol, &Rms, &BadCount, &First};
+    cuda::launch(Bad, Grid, Block, 0, S, BadArgs);
+    S.synchronize("loopy_check_bad");
+    CheckResults.download(Result);
+    std::memcpy(&St.Bad, Result + 24, 8);
+    std::memcpy(&St.FirstBad, Result + 32, 8);
+  }
+  return Stats;
+}
+
+std::string CudaBackend::gather(const std::string &Buffer,
+                                unsigned ElementBytes,
+                                const std::vector<uint64_t> &Offsets) {
+  size_t Slot = findSlot(Slots, Buffer);
+  checkOffsets(Slots[Slot], ElementBytes, Offsets);
+  std::string Out(Offsets.size() * ElementBytes, '\0');
+  for (size_t I = 0; I < Offsets.size(); ++I)
+    cuda::copyToHost(Out.data() + I * ElementBytes,
+                     Buffers[Slot].pointer() + Offsets[I] * ElementBytes,
+                     ElementBytes);
+  return Out;
 }
 
 std::unique_ptr<WorkerBackend> makeCudaBackend() {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "loopy/Runtime/GpuWorker.h"
+#include "loopy/Runtime/Nvrtc.h"
 #include "loopy/Runtime/Subprocess.h"
 #include "loopy/Runtime/WorkerProtocol.h"
 
@@ -140,6 +141,10 @@ struct GpuWorker::Impl {
   bool ModuleLoaded = false;
   /// Whether a module was loaded into a worker that has since ended.
   bool ModuleLost = false;
+  /// The compiled checkerSource() (empty until compare() first needs it),
+  /// and whether the running worker has it.
+  std::string CheckerImage;
+  bool CheckerSent = false;
 
   Impl();
   ~Impl();
@@ -184,6 +189,7 @@ std::string GpuWorker::Impl::reap(milliseconds Grace) {
     ModuleLost = true;
   ModuleLoaded = false;
   BuffersSent = false;
+  CheckerSent = false;
   pid_t Child = std::exchange(Pid, -1);
   return waitProcess(Child, Grace).describe();
 }
@@ -397,9 +403,10 @@ LoadResult GpuWorker::load(const std::string &Cubin,
 }
 
 RunResult GpuWorker::run(const std::vector<Launch> &Launches,
-                         milliseconds Timeout) {
+                         milliseconds Timeout, bool Download) {
   Writer W = startRequest(Request::Run);
   encode(W, Launches);
+  W.u8(Download);
   Answer A = P->launchRequest(W, Timeout, "run");
   return {A.Status, A.Error};
 }
@@ -416,6 +423,165 @@ TimeResult GpuWorker::time(const std::vector<Launch> &Launches, unsigned Warmup,
     R.MinSeconds = Rd.f64();
     R.Repeats = Rd.u32();
   });
+  R.Status = A.Status;
+  R.Error = A.Error;
+  return R;
+}
+
+std::string checkerSource() {
+  // Each kernel takes the candidate and the reference as the bits of
+  // their elements, which decide "unwritten" (the poison pattern), and
+  // reads floats through VALUE. Grid-stride loops, sums over each warp by
+  // shuffles, one atomic per warp. The definition is compareOnHost's.
+  std::string S = R"(typedef unsigned long long u64;
+static __device__ __forceinline__ double loopy_f32(unsigned b) { return __uint_as_float(b); }
+static __device__ __forceinline__ double loopy_f64(u64 b) { return __longlong_as_double((long long)b); }
+static __device__ __forceinline__ double loopy_f16(unsigned short b) {
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(b));
+  return f;
+}
+static __device__ __forceinline__ double loopy_bf16(unsigned short b) { return __uint_as_float((unsigned)b << 16); }
+static __device__ __forceinline__ double loopy_warp_sum(double x) {
+  for (int s = 16; s > 0; s /= 2)
+    x += __shfl_down_sync(0xffffffffu, x, s);
+  return x;
+}
+static __device__ __forceinline__ u64 loopy_warp_sum(u64 x) {
+  for (int s = 16; s > 0; s /= 2)
+    x += __shfl_down_sync(0xffffffffu, x, s);
+  return x;
+}
+static __device__ __forceinline__ u64 loopy_warp_min(u64 x) {
+  for (int s = 16; s > 0; s /= 2) {
+    u64 y = __shfl_down_sync(0xffffffffu, x, s);
+    x = y < x ? y : x;
+  }
+  return x;
+}
+#define LOOPY_CHECKS(NAME, BITS, FLOAT, VALUE)                                 \
+extern "C" __global__ void loopy_check_sums_##NAME(                            \
+    const BITS *c, const BITS *r, u64 n, u64 poison, double *sums,            \
+    u64 *compared) {                                                           \
+  double d2 = 0, r2 = 0;                                                       \
+  u64 k = 0;                                                                   \
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n;             \
+       i += (u64)gridDim.x * blockDim.x) {                                     \
+    u64 rb = r[i], cb = c[i];                                                  \
+    if (rb == poison)                                                          \
+      continue;                                                                \
+    ++k;                                                                       \
+    if (!FLOAT || cb == poison)                                                \
+      continue;                                                                \
+    double cv = VALUE((BITS)cb), rv = VALUE((BITS)rb);                         \
+    if (isfinite(cv) && isfinite(rv)) {                                        \
+      d2 += (cv - rv) * (cv - rv);                                             \
+      r2 += rv * rv;                                                           \
+    }                                                                          \
+  }                                                                            \
+  d2 = loopy_warp_sum(d2);                                                     \
+  r2 = loopy_warp_sum(r2);                                                     \
+  k = loopy_warp_sum(k);                                                       \
+  if (threadIdx.x % 32 == 0) {                                                 \
+    atomicAdd(&sums[0], d2);                                                   \
+    atomicAdd(&sums[1], r2);                                                   \
+    atomicAdd(compared, k);                                                    \
+  }                                                                            \
+}                                                                              \
+extern "C" __global__ void loopy_check_bad_##NAME(                             \
+    const BITS *c, const BITS *r, u64 n, u64 poison, double tol, double rms,  \
+    u64 *bad, u64 *first) {                                                    \
+  u64 b = 0, f = ~0ull;                                                        \
+  for (u64 i = blockIdx.x * (u64)blockDim.x + threadIdx.x; i < n;             \
+       i += (u64)gridDim.x * blockDim.x) {                                     \
+    u64 rb = r[i], cb = c[i];                                                  \
+    if (rb == poison)                                                          \
+      continue;                                                                \
+    bool is_bad;                                                               \
+    if (cb == poison) {                                                        \
+      is_bad = true;                                                           \
+    } else if (!FLOAT) {                                                       \
+      is_bad = cb != rb;                                                       \
+    } else {                                                                   \
+      double cv = VALUE((BITS)cb), rv = VALUE((BITS)rb);                       \
+      if (!isfinite(cv) || !isfinite(rv))                                      \
+        is_bad = !((isnan(cv) && isnan(rv)) || cv == rv);                      \
+      else                                                                     \
+        is_bad = fabs(cv - rv) > 4 * tol * (fabs(rv) + rms);                   \
+    }                                                                          \
+    if (is_bad) {                                                              \
+      ++b;                                                                     \
+      f = i < f ? i : f;                                                       \
+    }                                                                          \
+  }                                                                            \
+  b = loopy_warp_sum(b);                                                       \
+  f = loopy_warp_min(f);                                                       \
+  if (threadIdx.x % 32 == 0) {                                                 \
+    atomicAdd(bad, b);                                                         \
+    atomicMin(first, f);                                                       \
+  }                                                                            \
+}
+static __device__ __forceinline__ double loopy_int(u64 b) { return 0; }
+LOOPY_CHECKS(f32, unsigned, true, loopy_f32)
+LOOPY_CHECKS(f64, u64, true, loopy_f64)
+LOOPY_CHECKS(f16, unsigned short, true, loopy_f16)
+LOOPY_CHECKS(bf16, unsigned short, true, loopy_bf16)
+LOOPY_CHECKS(i32, unsigned, false, loopy_int)
+LOOPY_CHECKS(i64, u64, false, loopy_int)
+)";
+  return S;
+}
+
+void GpuWorker::setCheckerImage(std::string Image) {
+  P->CheckerImage = std::move(Image);
+  P->CheckerSent = false;
+}
+
+CompareResult GpuWorker::compare(const std::vector<CompareSpec> &Specs,
+                                 milliseconds Timeout) {
+  CompareResult R;
+  if (P->CheckerImage.empty()) {
+    NvrtcResult NR =
+        compileCuda(checkerSource(), "loopy-check.cu", P->Device.arch(), true);
+    if (!NR.Ok) {
+      R.Status = Outcome::Failed;
+      R.Error = "NVRTC cannot compile the comparison kernels: " + NR.Log;
+      return R;
+    }
+    P->CheckerImage = std::move(NR.Output);
+  }
+  P->ensureReady();
+  if (!P->CheckerSent) {
+    Writer W = startRequest(Request::SetChecker);
+    W.bytes(P->CheckerImage.data(), P->CheckerImage.size());
+    Answer A = P->exchange(W, SetupTimeout, "loading the comparison kernels");
+    if (A.Status != Outcome::Ok) {
+      R.Status = A.Status;
+      R.Error = A.Error;
+      return R;
+    }
+    P->CheckerSent = true;
+  }
+  Writer W = startRequest(Request::Compare);
+  encode(W, Specs);
+  Answer A = P->exchange(W, Timeout, "compare",
+                         [&](Reader &Rd) { decode(Rd, R.Stats); });
+  R.Status = A.Status;
+  R.Error = A.Error;
+  return R;
+}
+
+GatherResult GpuWorker::gather(const std::string &Buffer, unsigned ElementBytes,
+                               const std::vector<uint64_t> &Offsets,
+                               milliseconds Timeout) {
+  P->ensureReady();
+  Writer W = startRequest(Request::Gather);
+  W.str(Buffer).u32(ElementBytes).u32(static_cast<uint32_t>(Offsets.size()));
+  for (uint64_t O : Offsets)
+    W.u64(O);
+  GatherResult R;
+  Answer A = P->exchange(W, Timeout, "gather",
+                         [&](Reader &Rd) { R.Bytes = Rd.bytes(); });
   R.Status = A.Status;
   R.Error = A.Error;
   return R;

@@ -39,7 +39,25 @@ public:
   virtual void downloadOutputs() = 0;
   /// Runs \p Launches once and returns the seconds they took.
   virtual double timedRepeat(const std::vector<Launch> &Launches) = 0;
+  /// Loads the module of checkerSource(), kept while variants' modules
+  /// come and go.
+  virtual void setChecker(const std::string &Image) = 0;
+  /// Compares device buffers as \p Specs say (GpuWorker::compare).
+  virtual std::vector<CompareStats>
+  compare(const std::vector<CompareSpec> &Specs) = 0;
+  /// The elements of buffer \p Buffer at \p Offsets; throws naming one
+  /// past the buffer's end.
+  virtual std::string gather(const std::string &Buffer, unsigned ElementBytes,
+                             const std::vector<uint64_t> &Offsets) = 0;
 };
+
+/// What GpuWorker::compare finds for \p Spec, over \p N elements at
+/// \p Candidate and \p Reference in host memory: the definition that the
+/// device's kernels (checkerSource()) follow, and the fake backend's
+/// comparison.
+CompareStats compareOnHost(const unsigned char *Candidate,
+                           const unsigned char *Reference, uint64_t N,
+                           const CompareSpec &Spec);
 
 /// Device 0 through the CUDA driver; throws NoGpuError without one.
 std::unique_ptr<WorkerBackend> makeCudaBackend();
@@ -50,6 +68,17 @@ std::unique_ptr<WorkerBackend> makeFakeBackend();
 /// it where there is none.
 size_t findSlot(const std::vector<protocol::BufferSlot> &Slots,
                 const std::string &Name);
+
+/// Throws std::runtime_error where an element at \p Offsets, \p ElementBytes
+/// long, lies past the end of \p Slot.
+void checkOffsets(const protocol::BufferSlot &Slot, unsigned ElementBytes,
+                  const std::vector<uint64_t> &Offsets);
+
+/// The slots that \p Specs compare, checked: both of one size, a whole
+/// number of elements of their kind. Pairs of slot indices.
+std::vector<std::pair<size_t, size_t>>
+compareSlots(const std::vector<protocol::BufferSlot> &Slots,
+             const std::vector<CompareSpec> &Specs);
 
 /// "a, b, c": the functions of \p Launches, for error contexts.
 std::string launchNames(const std::vector<Launch> &Launches);

@@ -75,6 +75,8 @@ struct Put {
   void operator()(unsigned V) { W.u32(V); }
   void operator()(uint64_t V) { W.u64(V); }
   void operator()(bool V) { W.u8(V); }
+  void operator()(double V) { W.f64(V); }
+  void operator()(ElementKind V) { W.u8(static_cast<uint8_t>(V)); }
   void operator()(const std::vector<unsigned char> &V) {
     W.bytes(V.data(), V.size());
   }
@@ -90,6 +92,14 @@ struct Get {
   void operator()(unsigned &V) { V = R.u32(); }
   void operator()(uint64_t &V) { V = R.u64(); }
   void operator()(bool &V) { V = R.u8() != 0; }
+  void operator()(double &V) { V = R.f64(); }
+  void operator()(ElementKind &V) {
+    uint8_t K = R.u8();
+    if (K > static_cast<uint8_t>(ElementKind::I64))
+      throw ProtocolError("element kind " + std::to_string(K) +
+                          " is out of range");
+    V = static_cast<ElementKind>(K);
+  }
   void operator()(std::vector<unsigned char> &V) {
     std::string Bytes = R.bytes();
     V.assign(Bytes.begin(), Bytes.end());
@@ -149,8 +159,28 @@ template <class Io, class T> void launchFields(Io IO, T &L) {
   }
 }
 
+template <class Io, class T> void compareSpecFields(Io IO, T &C) {
+  IO(C.Candidate);
+  IO(C.Reference);
+  IO(C.Kind);
+  IO(C.PoisonBits);
+  IO(C.Tolerance);
+}
+
+template <class Io, class T> void compareStatsFields(Io IO, T &C) {
+  IO(C.Compared);
+  IO(C.Diff2);
+  IO(C.Ref2);
+  IO(C.Bad);
+  IO(C.FirstBad);
+}
+
 } // namespace
 
+void encode(Writer &W, const CompareSpec &C) { compareSpecFields(Put{W}, C); }
+void decode(Reader &R, CompareSpec &C) { compareSpecFields(Get{R}, C); }
+void encode(Writer &W, const CompareStats &C) { compareStatsFields(Put{W}, C); }
+void decode(Reader &R, CompareStats &C) { compareStatsFields(Get{R}, C); }
 void encode(Writer &W, const DeviceInfo &D) { deviceInfoFields(Put{W}, D); }
 void decode(Reader &R, DeviceInfo &D) { deviceInfoFields(Get{R}, D); }
 void encode(Writer &W, const FunctionInfo &F) { functionInfoFields(Put{W}, F); }

@@ -25,6 +25,29 @@ size_t findSlot(const std::vector<BufferSlot> &Slots, const std::string &Name) {
   throw std::runtime_error("no buffer named '" + Name + "'");
 }
 
+void checkOffsets(const BufferSlot &Slot, unsigned ElementBytes,
+                  const std::vector<uint64_t> &Offsets) {
+  for (uint64_t O : Offsets)
+    if (O >= Slot.Bytes / ElementBytes)
+      throw std::runtime_error("element " + std::to_string(O) + " of '" +
+                               Slot.Name + "' is past its end");
+}
+
+std::vector<std::pair<size_t, size_t>>
+compareSlots(const std::vector<BufferSlot> &Slots,
+             const std::vector<CompareSpec> &Specs) {
+  std::vector<std::pair<size_t, size_t>> Pairs;
+  for (const CompareSpec &C : Specs) {
+    size_t A = findSlot(Slots, C.Candidate), B = findSlot(Slots, C.Reference);
+    if (Slots[A].Bytes != Slots[B].Bytes ||
+        Slots[A].Bytes % elementBytes(C.Kind) != 0)
+      throw std::runtime_error("'" + C.Candidate + "' and '" + C.Reference +
+                               "' are not buffers of one number of elements");
+    Pairs.push_back({A, B});
+  }
+  return Pairs;
+}
+
 std::string launchNames(const std::vector<Launch> &Launches) {
   std::string Names;
   for (const Launch &L : Launches)
@@ -74,6 +97,8 @@ private:
   void load(Reader &R, Writer &W);
   void run(Reader &R);
   void time(Reader &R, Writer &W);
+  void compare(Reader &R, Writer &W);
+  void gather(Reader &R, Writer &W);
   WorkerBackend &backend();
   void requireModule() const;
   void unmap();
@@ -125,6 +150,12 @@ void Server::dispatch(Request Kind, Reader &R, Writer &W) {
     return run(R);
   case Request::Time:
     return time(R, W);
+  case Request::SetChecker:
+    return backend().setChecker(R.bytes());
+  case Request::Compare:
+    return compare(R, W);
+  case Request::Gather:
+    return gather(R, W);
   }
   throw ProtocolError("unknown request " +
                       std::to_string(static_cast<uint32_t>(Kind)));
@@ -203,11 +234,38 @@ void Server::run(Reader &R) {
   WorkerBackend &B = backend();
   std::vector<Launch> Launches;
   decode(R, Launches);
+  bool Download = R.u8() != 0;
   requireModule();
   B.upload();
   B.launchAll(Launches);
   B.synchronize(Launches);
-  B.downloadOutputs();
+  if (Download)
+    B.downloadOutputs();
+}
+
+void Server::compare(Reader &R, Writer &W) {
+  std::vector<CompareSpec> Specs;
+  decode(R, Specs);
+  encode(W, backend().compare(Specs));
+}
+
+void Server::gather(Reader &R, Writer &W) {
+  WorkerBackend &B = backend();
+  std::string Buffer = R.str();
+  unsigned ElementBytes = R.u32();
+  uint32_t Count = R.u32();
+  if (Count > R.left() / 8)
+    throw ProtocolError("a gather of " + std::to_string(Count) +
+                        " elements in a message of " +
+                        std::to_string(R.left()) + " bytes left");
+  std::vector<uint64_t> Offsets(Count);
+  for (uint64_t &O : Offsets)
+    O = R.u64();
+  if (ElementBytes == 0 || ElementBytes > 8)
+    throw ProtocolError("elements of " + std::to_string(ElementBytes) +
+                        " bytes");
+  std::string Bytes = B.gather(Buffer, ElementBytes, Offsets);
+  W.bytes(Bytes.data(), Bytes.size());
 }
 
 void Server::time(Reader &R, Writer &W) {

@@ -19,9 +19,11 @@
 #include <algorithm>
 #include <cassert>
 #include <atomic>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <ctime>
 #include <limits>
 #include <functional>
@@ -121,6 +123,36 @@ std::string codeIdentity(const std::string &Cuda, const DeviceProgram &P) {
 
 namespace {
 
+/// Whether a statement of \p K reads an array that an earlier one writes.
+bool readsEarlierOutput(const Kernel &K) {
+  std::set<unsigned> Written;
+  for (const Statement &S : K.Stmts) {
+    for (const Access &A : S.Reads)
+      if (Written.count(A.Arg))
+        return true;
+    Written.insert(S.Write.Arg);
+  }
+  return false;
+}
+
+/// The GPU worker's name for elements of type \p T.
+gpu::ElementKind elementKind(DType T) {
+  switch (T) {
+  case DType::F64:
+    return gpu::ElementKind::F64;
+  case DType::F16:
+    return gpu::ElementKind::F16;
+  case DType::BF16:
+    return gpu::ElementKind::BF16;
+  case DType::I32:
+    return gpu::ElementKind::I32;
+  case DType::I64:
+    return gpu::ElementKind::I64;
+  default:
+    return gpu::ElementKind::F32;
+  }
+}
+
 /// The first line of \p S.
 std::string firstLine(const std::string &S) {
   return S.substr(0, S.find('\n'));
@@ -213,6 +245,45 @@ std::vector<Compiled> lowerCandidates(const TuneRequest &R,
   return Out;
 }
 
+/// The compile cache of \p Opts; none if it cannot be opened (then every
+/// variant is compiled; that is all).
+std::optional<CompileCache> openCompileCache(const TuneOptions &Opts) {
+  try {
+    return CompileCache(Opts.CacheDir.empty()
+                            ? defaultCompileCacheDir()
+                            : std::filesystem::path(Opts.CacheDir));
+  } catch (CompileCacheError &) {
+    return std::nullopt;
+  }
+}
+
+/// The cubin of \p Source for \p Arch, from \p Cache (may be null) if it
+/// holds it, else compiled by NVRTC (version \p Nvrtc) and stored there;
+/// empty, with \p Error set, if NVRTC fails.
+std::string compileCached(const std::string &Source,
+                          const std::string &FileName, const std::string &Arch,
+                          const std::string &Nvrtc, CompileCache *Cache,
+                          std::string &Error) {
+  std::string Key = compileCacheKey(Source, nvrtcOptions(), Nvrtc, Arch);
+  if (Cache)
+    try {
+      if (auto Hit = Cache->lookup(Key))
+        return std::move(Hit->Cubin);
+    } catch (CompileCacheError &) {
+    }
+  NvrtcResult NR = compileCuda(Source, FileName, Arch, true);
+  if (!NR.Ok) {
+    Error = "NVRTC: " + firstLine(NR.Log);
+    return "";
+  }
+  if (Cache)
+    try {
+      Cache->store(Key, {NR.Output, NR.Log});
+    } catch (CompileCacheError &) {
+    }
+  return std::move(NR.Output);
+}
+
 /// Compiles the candidates with NVRTC on a pool of threads, in rank order,
 /// while the caller runs those that are ready (wait()); compiled variants
 /// are cached on disk. A candidate with an error or the code of another
@@ -223,13 +294,7 @@ public:
                      std::string Arch, const TuneOptions &Opts)
       : Code(Code), FileName(std::move(FileName)), Arch(std::move(Arch)),
         Nvrtc(nvrtcVersionString()), Done(Code.size(), 0) {
-    try {
-      Cache.emplace(Opts.CacheDir.empty()
-                        ? defaultCompileCacheDir()
-                        : std::filesystem::path(Opts.CacheDir));
-    } catch (CompileCacheError &) {
-      // Without a cache every variant is compiled; that is all.
-    }
+    Cache = openCompileCache(Opts);
     unsigned N = workerCount(Opts.Jobs, Code.size());
     for (unsigned T = 0; T < N; ++T)
       Threads.emplace_back([this] { work(); });
@@ -268,26 +333,8 @@ private:
   void compile(Compiled &C) {
     if (!C.Error.empty() || C.SameAs)
       return;
-    std::string Key = compileCacheKey(C.Source, nvrtcOptions(), Nvrtc, Arch);
-    if (Cache)
-      try {
-        if (auto Hit = Cache->lookup(Key)) {
-          C.Cubin = std::move(Hit->Cubin);
-          return;
-        }
-      } catch (CompileCacheError &) {
-      }
-    NvrtcResult NR = compileCuda(C.Source, FileName, Arch, true);
-    if (!NR.Ok) {
-      C.Error = "NVRTC: " + firstLine(NR.Log);
-      return;
-    }
-    C.Cubin = std::move(NR.Output);
-    if (Cache)
-      try {
-        Cache->store(Key, {C.Cubin, NR.Log});
-      } catch (CompileCacheError &) {
-      }
+    C.Cubin = compileCached(C.Source, FileName, Arch, Nvrtc,
+                            Cache ? &*Cache : nullptr, C.Error);
   }
 
   std::vector<Compiled> &Code;
@@ -329,6 +376,131 @@ public:
         Samples.push_back(pointReference(K, Data, S, std::move(Points)));
       Written.insert(St.Write.Arg);
     }
+  }
+
+  /// Whether candidates after the first verified one are checked on the
+  /// device (checkOnDevice): where their outputs are too many to check
+  /// whole against the interpreter, and no statement reads what an earlier
+  /// one wrote (whose check needs the candidate's values of it).
+  bool deviceChecks() const { return !Whole && Deferred.empty(); }
+  /// Whether a candidate was verified already.
+  bool hasFirst() const { return First.has_value() || FirstOnDevice; }
+  /// The name of the buffer that holds \p Array's output of the first
+  /// verified candidate on the device.
+  static std::string referenceName(const std::string &Array) {
+    return Array + ".reference";
+  }
+
+  /// After the first verified candidate, whose outputs \p Cand holds:
+  /// they become the device's references (the buffers of referenceName,
+  /// which every run uploads).
+  void keepOnDevice(const HostData &Cand, gpu::GpuWorker &W) {
+    for (const Argument &A : K.Args)
+      if (A.isArray() && A.Mode != ArgMode::In) {
+        const HostArray &H = Cand.array(A.Name);
+        std::memcpy(W.hostBuffer(referenceName(A.Name)), H.data(),
+                    H.byteSize());
+      }
+    First.reset();
+    FirstOnDevice = true;
+  }
+
+  /// Why the run whose outputs stayed on the device of \p W is wrong;
+  /// empty if it is right. The sampled points are gathered into \p Cand and
+  /// checked against the interpreter; every element is compared, on the
+  /// device, with the first verified candidate's (twice the tolerance).
+  std::string checkOnDevice(gpu::GpuWorker &W, HostData &Cand,
+                            std::chrono::milliseconds Timeout) {
+    for (const PointReference &R : Samples) {
+      const HostArray &Out =
+          Cand.array(K.Args[K.Stmts[R.Stmt].Write.Arg].Name);
+      std::vector<uint64_t> Offsets;
+      for (long O : R.Offsets)
+        if (O >= 0)
+          Offsets.push_back(static_cast<uint64_t>(O));
+      const std::string &Name = K.Args[K.Stmts[R.Stmt].Write.Arg].Name;
+      unsigned Bytes = dtypeSize(Out.type());
+      gpu::GatherResult G = W.gather(Name, Bytes, Offsets, Timeout);
+      if (G.Status != gpu::Outcome::Ok)
+        return "cannot read the sampled outputs back: " + G.Error;
+      HostArray &Into = Cand.array(Name);
+      for (size_t I = 0; I < Offsets.size(); ++I) {
+        uint64_t B = 0;
+        std::memcpy(&B, G.Bytes.data() + I * Bytes, Bytes);
+        Into.setBits(Offsets[I], B);
+      }
+      ArrayComparison A = comparePoints(K, R, Cand);
+      if (!A.Ok)
+        return "at sampled outputs: " + firstLine(A.Message);
+    }
+    std::map<std::string, double> Length;
+    for (const Statement &S : K.Stmts) {
+      double &L = Length[K.Args[S.Write.Arg].Name];
+      L = std::max(L, reductionLength(S, Data.Params));
+    }
+    std::vector<gpu::CompareSpec> Specs;
+    std::vector<const Argument *> Arrays;
+    for (const Argument &A : K.Args) {
+      if (!A.isArray() || A.Mode == ArgMode::In)
+        continue;
+      Specs.push_back({A.Name, referenceName(A.Name), elementKind(A.Type),
+                       poisonBits(A.Type), 2 * tolerance(A.Type, Length[A.Name])});
+      Arrays.push_back(&A);
+    }
+    gpu::CompareResult C = W.compare(Specs, Timeout);
+    if (C.Status != gpu::Outcome::Ok)
+      return "cannot compare the outputs on the GPU: " + C.Error;
+    for (size_t I = 0; I < Specs.size(); ++I) {
+      const gpu::CompareStats &S = C.Stats[I];
+      const Argument &A = *Arrays[I];
+      double RelL2 = std::sqrt(S.Diff2) / std::max(std::sqrt(S.Ref2), DBL_MIN);
+      bool TooFar = isFloat(A.Type) && RelL2 > Specs[I].Tolerance;
+      if (!S.Bad && !TooFar)
+        continue;
+      std::string Msg = "against the first verified variant: array '" +
+                        A.Name + "': ";
+      if (S.Bad) {
+        // The first bad element, with both values.
+        unsigned Bytes = dtypeSize(A.Type);
+        gpu::GatherResult GC =
+            W.gather(A.Name, Bytes, {S.FirstBad}, Timeout);
+        gpu::GatherResult GR =
+            W.gather(Specs[I].Reference, Bytes, {S.FirstBad}, Timeout);
+        Msg += S.Bad == 1 ? "1 element differs, at offset "
+                          : std::to_string(S.Bad) +
+                                " elements differ, the first at offset ";
+        Msg += std::to_string(S.FirstBad);
+        if (GC.Status == gpu::Outcome::Ok && GR.Status == gpu::Outcome::Ok) {
+          HostArray Two(A.Type, {2}, {1}, 2);
+          uint64_t BC = 0, BR = 0;
+          std::memcpy(&BC, GC.Bytes.data(), Bytes);
+          std::memcpy(&BR, GR.Bytes.data(), Bytes);
+          Two.setBits(0, BC);
+          Two.setBits(1, BR);
+          auto Text = [&](size_t At) {
+            if (Two.bits(At) == poisonBits(A.Type))
+              return std::string("unwritten (the poison pattern)");
+            char Buf[64];
+            if (isFloat(A.Type))
+              std::snprintf(Buf, sizeof Buf, "%.9g", Two.getDouble(At));
+            else
+              std::snprintf(Buf, sizeof Buf, "%lld",
+                            static_cast<long long>(Two.getInt(At)));
+            return std::string(Buf);
+          };
+          Msg += ": " + Text(0) + " where the first verified variant has " +
+                 Text(1);
+        }
+      } else {
+        char Buf[96];
+        std::snprintf(Buf, sizeof Buf,
+                      "relative L2 error %.3g exceeds the tolerance %.3g",
+                      RelL2, Specs[I].Tolerance);
+        Msg += Buf;
+      }
+      return Msg;
+    }
+    return "";
   }
 
   /// Why the run \p Cand is wrong; empty if it is right.
@@ -376,6 +548,7 @@ private:
   bool Whole;
   std::optional<HostData> Reference;
   std::optional<HostData> First;
+  bool FirstOnDevice = false;
   WrittenMask Mask;
   std::vector<PointReference> Samples;
   std::vector<std::pair<unsigned, std::vector<std::vector<long>>>> Deferred;
@@ -475,11 +648,33 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   if (!Data)
     throw TuneError("cannot run kernel " + quote(K.Name) + ": " + Error);
   fillRandom(K, *Data, Opts.Seed);
+  // Where the checks after the first verified candidate run on the device
+  // (Verifier::deviceChecks), each output has a buffer for the first
+  // verified candidate's values, uploaded with the inputs.
+  bool DeviceChecks = Result.Work.Flops > Opts.WholeCheckFlops &&
+                      !readsEarlierOutput(K) && Opts.DeviceChecks;
   std::vector<gpu::BufferSpec> Buffers;
   for (const Argument &A : K.Args)
     if (A.isArray())
       Buffers.push_back(
           {A.Name, Data->array(A.Name).byteSize(), A.Mode != ArgMode::In});
+  if (DeviceChecks)
+    for (const Argument &A : K.Args)
+      if (A.isArray() && A.Mode != ArgMode::In)
+        Buffers.push_back({Verifier::referenceName(A.Name),
+                           Data->array(A.Name).byteSize(), false});
+  // The comparison kernels compile in the background (or come from the
+  // cache), ready when the first candidate is verified.
+  std::future<std::string> CheckerImage;
+  if (DeviceChecks)
+    CheckerImage = std::async(
+        std::launch::async, [&Opts, Arch = W.device().arch()] {
+          std::optional<CompileCache> Cache = openCompileCache(Opts);
+          std::string Error; // compare() compiles again, and says why
+          return compileCached(gpu::checkerSource(), "loopy-check.cu", Arch,
+                               nvrtcVersionString(), Cache ? &*Cache : nullptr,
+                               Error);
+        });
   W.setBuffers(Buffers);
   for (auto &[Name, A] : Data->Arrays)
     std::memcpy(W.hostBuffer(Name), A.data(), A.byteSize());
@@ -597,8 +792,12 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
         continue;
       }
       RestoreOutputs();
+      // After the first verified candidate, the outputs may stay on the
+      // device, compared there with that one's.
+      bool OnDevice =
+          DeviceChecks && Check.deviceChecks() && Check.hasFirst();
       auto RunStart = Clock::now();
-      gpu::RunResult Run = W.run(Launches, Opts.RunTimeout);
+      gpu::RunResult Run = W.run(Launches, Opts.RunTimeout, !OnDevice);
       double RunSeconds = Since(RunStart);
       Result.RunSeconds += RunSeconds;
       if (Run.Status != gpu::Outcome::Ok) {
@@ -610,11 +809,22 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                  : Run.Error);
         continue;
       }
-      for (const gpu::BufferSpec &B : Buffers)
-        if (B.Output)
-          std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name), B.Bytes);
       Phase = Clock::now();
-      std::string Wrong = Check.check(Cand);
+      std::string Wrong;
+      if (OnDevice) {
+        Wrong = Check.checkOnDevice(W, Cand, Opts.RunTimeout);
+      } else {
+        for (const gpu::BufferSpec &B : Buffers)
+          if (B.Output)
+            std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name),
+                        B.Bytes);
+        Wrong = Check.check(Cand);
+        if (Wrong.empty() && DeviceChecks && Check.deviceChecks()) {
+          Check.keepOnDevice(Cand, W);
+          if (CheckerImage.valid())
+            W.setCheckerImage(CheckerImage.get());
+        }
+      }
       Result.CheckSeconds += Since(Phase);
       if (!Wrong.empty()) {
         Fail(VariantStatus::Wrong, Wrong);

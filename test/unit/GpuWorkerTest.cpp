@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "loopy/Runtime/GpuWorker.h"
 #include "ScopedEnv.h"
+#include "Runtime/WorkerBackend.h"
 #include "loopy/Runtime/Cuda.h"
 
 #include <gtest/gtest.h>
@@ -194,6 +195,72 @@ TEST_F(FakeWorkerTest, FailuresThatKeepTheWorker) {
   ASSERT_EQ(W.load("cubin", {Copy}).Status, Outcome::Ok);
   expectCopyRuns();
   EXPECT_EQ(W.starts(), 1u);
+}
+
+TEST_F(FakeWorkerTest, ComparesAndGathersOnTheDevice) {
+  // out and ref are 2500 floats; the copy fills out from in, and stays on
+  // the device; ref is an input that holds what out should be.
+  const size_t N = Bytes / 4;
+  W.setBuffers({{"in", Bytes, false}, {"out", Bytes, true},
+                {"ref", Bytes, false}});
+  ASSERT_EQ(W.load("cubin", {Copy}).Status, Outcome::Ok);
+  auto *In = static_cast<float *>(W.hostBuffer("in"));
+  auto *Ref = static_cast<float *>(W.hostBuffer("ref"));
+  for (size_t I = 0; I < N; ++I)
+    In[I] = Ref[I] = 1.0f + float(I % 17);
+  const uint32_t Poison = 0x7fc0dead;
+  std::memcpy(&Ref[7], &Poison, 4); // not written by the reference
+  In[9] = 1000.0f;                  // a wrong element
+  ASSERT_EQ(W.run({Copy}, milliseconds(10000), false).Status, Outcome::Ok);
+  auto *Out = static_cast<float *>(W.hostBuffer("out"));
+  EXPECT_EQ(Out[9], 0.0f) << "not downloaded";
+
+  CompareSpec C{"out", "ref", ElementKind::F32, Poison, 1e-6};
+  CompareResult R = W.compare({C}, milliseconds(10000));
+  ASSERT_EQ(R.Status, Outcome::Ok) << R.Error;
+  ASSERT_EQ(R.Stats.size(), 1u);
+  EXPECT_EQ(R.Stats[0].Compared, N - 1);
+  EXPECT_EQ(R.Stats[0].Bad, 1u);
+  EXPECT_EQ(R.Stats[0].FirstBad, 9u);
+  double D = 1000.0 - Ref[9];
+  EXPECT_DOUBLE_EQ(R.Stats[0].Diff2, D * D);
+
+  GatherResult G = W.gather("out", 4, {9, 0}, milliseconds(10000));
+  ASSERT_EQ(G.Status, Outcome::Ok) << G.Error;
+  ASSERT_EQ(G.Bytes.size(), 8u);
+  float Got[2];
+  std::memcpy(Got, G.Bytes.data(), 8);
+  EXPECT_EQ(Got[0], 1000.0f);
+  EXPECT_EQ(Got[1], In[0]);
+  EXPECT_EQ(W.gather("out", 4, {N}, milliseconds(10000)).Status,
+            Outcome::Failed);
+  EXPECT_EQ(W.compare({{"out", "in", ElementKind::F64, 0, 0},
+                       {"out", "nothing", ElementKind::F32, 0, 0}},
+                      milliseconds(10000))
+                .Error,
+            "no buffer named 'nothing'");
+}
+
+TEST(CompareOnHost, FollowsTheChecksOfInterpCompare) {
+  // f16: a NaN on both sides and a poisoned reference element are fine, an
+  // element left poisoned by the candidate and one out of tolerance are not.
+  std::vector<uint16_t> Ref = {0x3c00, 0x7e00, 0x7ead, 0x4000, 0x3c00};
+  std::vector<uint16_t> Cand = {0x3c01, 0x7e01, 0x1234, 0x7ead, 0x3e00};
+  CompareSpec F16{"c", "r", ElementKind::F16, 0x7ead, 0x1p-9};
+  CompareStats S = compareOnHost(
+      reinterpret_cast<const unsigned char *>(Cand.data()),
+      reinterpret_cast<const unsigned char *>(Ref.data()), Ref.size(), F16);
+  EXPECT_EQ(S.Compared, 4u);
+  EXPECT_EQ(S.Bad, 2u); // element 3 unwritten, element 4 is 1.5 for 1
+  EXPECT_EQ(S.FirstBad, 3u);
+  // Integers match exactly.
+  std::vector<int32_t> RI = {1, 2, 3}, CI = {1, 2, 4};
+  CompareStats I = compareOnHost(
+      reinterpret_cast<const unsigned char *>(CI.data()),
+      reinterpret_cast<const unsigned char *>(RI.data()), 3,
+      {"c", "r", ElementKind::I32, 0x7fffdead, 0});
+  EXPECT_EQ(I.Bad, 1u);
+  EXPECT_EQ(I.FirstBad, 2u);
 }
 
 TEST_F(FakeWorkerTest, Times) {

@@ -79,7 +79,7 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
     return "--db and --variant exclude each other: the module holds the "
            "tuned winner or the variant named";
   for (const char *Opt :
-       {"budget", "exhaustive", "retune", "report", "db", "search"})
+       {"budget", "exhaustive", "retune", "report", "db", "search", "verify"})
     if (R.count(Opt) && !Opts.Tune && !(Module && std::string(Opt) == "db"))
       return std::string("--") + Opt + " goes with --tune" +
              (std::string(Opt) == "db"
@@ -188,6 +188,12 @@ void addOptions(cxxopts::Options &Options) {
                  "then the families that ran fastest) or 'ranked' (the "
                  "static cost model's best ranked)",
        cxxopts::value<std::string>()->default_value("families"), "HOW")
+      ("verify", "with --tune: how each variant's outputs are checked: "
+                 "'whole' (every element against the interpreter), "
+                 "'sampled' (sampled points against the interpreter, every "
+                 "element against the first verified variant on the GPU) "
+                 "or 'auto' (whole up to 2e8 FLOPs, else sampled)",
+       cxxopts::value<std::string>()->default_value("auto"), "HOW")
       ("exhaustive", "with --tune: time every variant")
       ("retune", "with --tune: search again even if the database has a result")
       ("report", "with --tune: print the ranked table of the first N variants",
@@ -219,8 +225,9 @@ void addOptions(cxxopts::Options &Options) {
                "(default 1)",
        cxxopts::value<unsigned long>(), "N")
       ("plant", "with --check=opencl or --tune, testing the checks: damage "
-                "the variants first (drop-barrier, skip-first-iteration; "
-                "with --tune also fault or hang, in the second variant only)",
+                "the variants first (drop-barrier, skip-first-iteration, "
+                "skip-thread-0; with --tune also fault or hang; with --tune "
+                "in the second variant only)",
        cxxopts::value<std::string>(), "BUG");
   Options.add_options("Planner")
       ("min-threads", "at least this many threads per block",
@@ -423,6 +430,17 @@ int run(int argc, char **argv) {
     return 1;
   }
   Opts.SearchRanked = Search == "ranked";
+  std::string Verify = R["verify"].as<std::string>();
+  if (Verify == "whole") {
+    Opts.Verify = loopy::CompileOptions::VerifyKind::Whole;
+  } else if (Verify == "sampled") {
+    Opts.Verify = loopy::CompileOptions::VerifyKind::Sampled;
+  } else if (Verify != "auto") {
+    std::cerr << "loopyc: error: --verify takes 'auto', 'whole' or 'sampled', "
+                 "not '"
+              << Verify << "'\n";
+    return 1;
+  }
   if (R.count("db")) {
     Opts.Db = R["db"].as<std::string>();
     if (Opts.Db.empty()) {
@@ -435,11 +453,12 @@ int run(int argc, char **argv) {
     Opts.Plant = R["plant"].as<std::string>();
     bool Known = Opts.Plant == "drop-barrier" ||
                  Opts.Plant == "skip-first-iteration" ||
+                 Opts.Plant == "skip-thread-0" ||
                  (Opts.Tune && (Opts.Plant == "fault" || Opts.Plant == "hang"));
     if (!Known) {
       std::cerr << "loopyc: error: unknown --plant value '" << Opts.Plant
-                << "'; expected drop-barrier or skip-first-iteration (with "
-                   "--tune also fault or hang)\n";
+                << "'; expected drop-barrier, skip-first-iteration or "
+                   "skip-thread-0 (with --tune also fault or hang)\n";
       return 1;
     }
   }

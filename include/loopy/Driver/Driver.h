@@ -86,6 +86,10 @@ struct CompileOptions {
   /// --search=ranked: the budget runs the static model's best ranked,
   /// rather than a spread of families first (TuneOptions::SearchKind).
   bool SearchRanked = false;
+  /// --verify: how the tuner checks each variant's outputs; Auto keeps
+  /// TuneOptions::WholeCheckFlops.
+  enum class VerifyKind { Auto, Whole, Sampled };
+  VerifyKind Verify = VerifyKind::Auto;
   /// Search again even where the database has a result.
   bool Retune = false;
   /// Rows of the ranked table to print after tuning (0: none).

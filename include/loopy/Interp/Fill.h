@@ -35,6 +35,8 @@ void poisonArray(HostArray &A);
 /// bit. A kernel never reads an 'out' array, so no computed NaN carries
 /// the payload over from a poisoned element.
 bool isPoison(const HostArray &A, size_t Offset);
+/// The bit pattern of the poison of an element of type \p T.
+uint64_t poisonBits(DType T);
 
 } // namespace loopy
 

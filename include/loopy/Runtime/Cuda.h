@@ -245,6 +245,10 @@ private:
   detail::Owned<CUevent> E;
 };
 
+/// Copies \p Bytes between host memory and device memory (synchronously).
+void copyToHost(void *Host, CUdeviceptr Device, size_t Bytes);
+void copyToDevice(CUdeviceptr Device, const void *Host, size_t Bytes);
+
 /// Launches \p F on \p S. \p Params points at one pointer per kernel
 /// parameter, each to the parameter's bytes (cuLaunchKernel's convention).
 void launch(const Function &F, const unsigned Grid[3], const unsigned Block[3],

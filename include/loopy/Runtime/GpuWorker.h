@@ -137,6 +137,55 @@ struct RunResult {
   std::string Error;
 };
 
+/// The element type of a buffer, for comparisons on the device.
+enum class ElementKind : uint8_t { F32, F64, F16, BF16, I32, I64 };
+
+/// Bytes of one element of \p K.
+unsigned elementBytes(ElementKind K);
+
+/// One comparison on the device (GpuWorker::compare): buffer Candidate
+/// against buffer Reference, element by element. An element of the
+/// reference that holds PoisonBits was not written and is left out; one
+/// of the candidate that holds them where the reference does not is
+/// unwritten. Floats compare within Tolerance (below), integers exactly.
+struct CompareSpec {
+  std::string Candidate, Reference;
+  ElementKind Kind = ElementKind::F32;
+  uint64_t PoisonBits = 0;
+  double Tolerance = 0;
+};
+
+/// What a comparison found, over the elements the reference wrote.
+struct CompareStats {
+  uint64_t Compared = 0;
+  /// Over the pairs of finite values: the sums of (c - r)^2 and r^2.
+  double Diff2 = 0, Ref2 = 0;
+  /// Bad elements: unwritten; a NaN or infinity that the other side does
+  /// not have (floats); |c - r| > 4 * Tolerance * (|r| + rms(r)) (floats,
+  /// as Interp/Compare.h checks each element); any difference (integers).
+  uint64_t Bad = 0;
+  /// The element offset of the first bad element; UINT64_MAX if none.
+  uint64_t FirstBad = UINT64_MAX;
+};
+
+struct CompareResult {
+  Outcome Status = Outcome::Ok;
+  std::string Error;
+  std::vector<CompareStats> Stats; // one per spec, in order
+};
+
+struct GatherResult {
+  Outcome Status = Outcome::Ok;
+  std::string Error;
+  /// The elements asked for, each elementBytes() long, in order.
+  std::string Bytes;
+};
+
+/// The CUDA source of the kernels that compare buffers on the device
+/// (loopy_check_sums_T and loopy_check_bad_T for each ElementKind T, by
+/// its lower-case name): what GpuWorker::compare compiles with NVRTC.
+std::string checkerSource();
+
 struct TimeResult {
   Outcome Status = Outcome::Ok;
   std::string Error;
@@ -180,9 +229,28 @@ public:
   LoadResult load(const std::string &Cubin, const std::vector<Launch> &Launches);
 
   /// Copies every buffer from host to device, runs \p Launches once in
-  /// order, waits, and copies the Output buffers back to host memory.
+  /// order, waits, and copies the Output buffers back to host memory,
+  /// unless not \p Download: then they stay on the device only, for
+  /// compare() and gather().
   RunResult run(const std::vector<Launch> &Launches,
-                std::chrono::milliseconds Timeout);
+                std::chrono::milliseconds Timeout, bool Download = true);
+
+  /// Compares buffers on the device as \p Specs say (see CompareSpec), in
+  /// kernels compiled by NVRTC (checkerSource(), once per GpuWorker,
+  /// unless setCheckerImage gave them).
+  CompareResult compare(const std::vector<CompareSpec> &Specs,
+                        std::chrono::milliseconds Timeout);
+
+  /// Makes compare() use \p Image, checkerSource() compiled for this
+  /// device by the caller (from a compile cache, say); empty: compare()
+  /// compiles it.
+  void setCheckerImage(std::string Image);
+
+  /// The elements of buffer \p Buffer at the element offsets \p Offsets,
+  /// \p ElementBytes each, from the device.
+  GatherResult gather(const std::string &Buffer, unsigned ElementBytes,
+                      const std::vector<uint64_t> &Offsets,
+                      std::chrono::milliseconds Timeout);
 
   /// Times \p Launches (on the device data as it is): \p Warmup untimed
   /// repeats, then repeats until \p MinTotalSeconds have passed and at least

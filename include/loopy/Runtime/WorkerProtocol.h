@@ -27,7 +27,7 @@
 namespace loopy::gpu::protocol {
 
 /// Bumped whenever a message changes shape.
-constexpr uint32_t Version = 1;
+constexpr uint32_t Version = 2;
 
 /// A message that does not decode: truncated, or a field out of range.
 class ProtocolError : public std::runtime_error {
@@ -79,9 +79,14 @@ enum class Request : uint32_t {
   Hello = 1,  // u32 version -> DeviceInfo
   SetBuffers, // u64 mapping bytes, BufferSlots -> nothing
   Load,       // bytes image, Launches -> FunctionInfos
-  Run,        // Launches -> nothing (outputs are in the mapping)
+  Run,        // Launches, u8 download -> nothing (outputs are in the
+              //   mapping where downloaded)
   Time,       // Launches, u32 warmup, f64 min seconds, u32 min, u32 max
               //   -> f64 median, f64 min, u32 repeats
+  SetChecker, // bytes image -> nothing
+  Compare,    // CompareSpecs -> CompareStats, one per spec
+  Gather,     // str buffer, u32 element bytes, u32 count, u64 offsets
+              //   -> bytes elements
 };
 
 enum class ReplyKind : uint32_t {
@@ -111,6 +116,10 @@ void encode(Writer &W, const BufferSlot &B);
 void decode(Reader &R, BufferSlot &B);
 void encode(Writer &W, const Launch &L);
 void decode(Reader &R, Launch &L);
+void encode(Writer &W, const CompareSpec &C);
+void decode(Reader &R, CompareSpec &C);
+void encode(Writer &W, const CompareStats &C);
+void decode(Reader &R, CompareStats &C);
 
 /// A u32 count, then the elements.
 template <class T> void encode(Writer &W, const std::vector<T> &V) {

@@ -10,7 +10,9 @@
 // With Fake set it drives no GPU: it reports an invented device, and its
 // launches act by name ("hang" never returns, "crash" raises SIGSEGV,
 // "fault" fails with a sticky CUDA_ERROR_ILLEGAL_ADDRESS, "copy" copies
-// its first buffer argument to its second, any other does nothing). The
+// its first buffer argument to its second, any other does nothing; a
+// "copy" whose blocks have as many threads as LOOPY_WORKER_FAKE_SHORT_COPY
+// says leaves its last 4 bytes unwritten, a wrong variant). The
 // unit tests use it to drive GpuWorker's timeout, crash and restart paths
 // on machines without a GPU.
 //

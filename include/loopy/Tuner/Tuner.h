@@ -74,6 +74,11 @@ struct TuneOptions {
   /// Kernels of at most this many FLOPs are checked whole against the
   /// interpreter.
   double WholeCheckFlops = 2e8;
+  /// For the larger ones, every candidate after the first verified one is
+  /// compared with that one on the device (GpuWorker::compare), its outputs
+  /// never copied back whole: its sampled points are gathered. Off, they
+  /// are copied back and compared on the host.
+  bool DeviceChecks = true;
   /// Draw a progress bar on this stream (a terminal); none if null.
   std::ostream *Progress = nullptr;
 };
