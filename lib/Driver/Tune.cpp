@@ -73,6 +73,18 @@ static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
     OS << "// (" << R.Variants.size() - Shown << " more; --report=N shows N rows)\n";
 }
 
+static const char *searchName(TuneOptions::SearchKind S) {
+  switch (S) {
+  case TuneOptions::SearchKind::Ranked:
+    return "ranked";
+  case TuneOptions::SearchKind::Learned:
+    return "learned";
+  case TuneOptions::SearchKind::Families:
+    break;
+  }
+  return "families";
+}
+
 static void printResult(std::ostream &OS, const Kernel &K,
                         const TuneRequest &Req, const TuneResult &R,
                         const gpu::DeviceInfo &Dev, const CompileOptions &Opts,
@@ -112,8 +124,10 @@ static void printResult(std::ostream &OS, const Kernel &K,
     else
       OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget)
          << ", --search="
-         << (TO.Search == TuneOptions::SearchKind::Ranked ? "ranked"
-                                                          : "families");
+         << searchName(TO.Search);
+    if (R.EarlierTimings)
+      OS << ", learning from " << R.EarlierTimings
+         << " timings of earlier searches";
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
        << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
@@ -173,8 +187,17 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TuneOptions TO;
   TO.Budget = Opts.Budget;
   TO.Exhaustive = Opts.Exhaustive;
-  TO.Search = Opts.SearchRanked ? TuneOptions::SearchKind::Ranked
-                                : TuneOptions::SearchKind::Families;
+  switch (Opts.Search) {
+  case CompileOptions::SearchKind::Families:
+    TO.Search = TuneOptions::SearchKind::Families;
+    break;
+  case CompileOptions::SearchKind::Ranked:
+    TO.Search = TuneOptions::SearchKind::Ranked;
+    break;
+  case CompileOptions::SearchKind::Learned:
+    TO.Search = TuneOptions::SearchKind::Learned;
+    break;
+  }
   TO.Retune = Opts.Retune;
   if (Opts.Verify == CompileOptions::VerifyKind::Whole)
     TO.WholeCheckFlops = std::numeric_limits<double>::infinity();

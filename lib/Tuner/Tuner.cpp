@@ -14,6 +14,7 @@
 #include "loopy/Support/Isl.h"
 #include "loopy/Tuner/CompileCache.h"
 #include "loopy/Tuner/KernelHash.h"
+#include "loopy/Tuner/Learner.h"
 #include "loopy/Tuner/Search.h"
 
 #include <algorithm>
@@ -610,6 +611,10 @@ TuneResult startResult(const TuneRequest &R, const TuneOptions &Opts,
   return Result;
 }
 
+/// Timed variants of earlier searches that a learned search reads, at
+/// most: the newest.
+constexpr size_t MaxEarlierRows = 5000;
+
 TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                   gpu::GpuWorker &W, const Warner &Warn) {
   auto Start = Clock::now();
@@ -633,7 +638,22 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   std::vector<std::string> Names;
   for (const Variant &V : Vs)
     Names.push_back(V.Name);
-  bool TwoRounds = Opts.Search == TuneOptions::SearchKind::Families &&
+  // What the learned search knows of each variant; stored with every
+  // search's results, for later learned searches.
+  std::vector<std::vector<double>> Features;
+  {
+    double BestCost = 0;
+    for (const Variant &V : Vs)
+      if (V.Cost > 0 && (BestCost == 0 || V.Cost < BestCost))
+        BestCost = V.Cost;
+    for (const Variant &V : Vs)
+      Features.push_back(variantFeatures(K, V, BestCost,
+                                         W.device().Multiprocessors,
+                                         W.device().SharedPerMultiprocessor));
+  }
+  bool Learned = Opts.Search == TuneOptions::SearchKind::Learned;
+  bool TwoRounds = (Opts.Search == TuneOptions::SearchKind::Families ||
+                    Learned) &&
                    N < Vs.size() && N >= 4;
   std::vector<size_t> Pick;
   if (TwoRounds) {
@@ -726,6 +746,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Row.Round = Round;
       VariantResult &VR = Row.Result;
       VR.Schedule = Vs[Pick[B]].Name;
+      VR.Features = encodeFeatures(Features[Pick[B]]);
       auto Fail = [&](VariantStatus S, std::string Why) {
         VR.Status = S;
         std::replace(Why.begin(), Why.end(), '\n', ' ');
@@ -860,22 +881,39 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   std::vector<Compiled> First = std::move(Code);
   Code.clear();
   RunRound(std::move(First), Pick, 1);
-  if (TwoRounds && Rows.size() < N) {
+  // Timed variants of earlier searches on this GPU teach the model too.
+  std::vector<std::pair<std::vector<double>, double>> Earlier;
+  if (TwoRounds && Learned)
+    for (const TuningDB::Measured &M :
+         Db.measured(Result.Key.Device, Result.Key, MaxEarlierRows))
+      if (auto F = decodeFeatures(M.Features))
+        Earlier.push_back({std::move(*F), std::log(M.OverBest)});
+  Result.EarlierTimings = Earlier.size();
+  // The families search's second round takes the rest of the budget; the
+  // learned search's rounds take half of what is left each (at least 4),
+  // the model refit before each.
+  for (unsigned Round = 2; TwoRounds && Rows.size() < N; ++Round) {
     std::vector<size_t> Done;
     std::vector<std::optional<double>> Seconds;
     for (const TunedVariant &Row : Rows) {
       Done.push_back(Row.Rank);
       Seconds.push_back(Row.Result.Seconds);
     }
+    size_t Left = N - Rows.size();
     std::vector<size_t> Next =
-        fastestFamiliesNext(Names, Done, Seconds, N - Rows.size());
-    if (!Next.empty()) {
-      Phase = Clock::now();
-      std::vector<Compiled> Second =
-          lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
-      Result.CompileSeconds += Since(Phase);
-      RunRound(std::move(Second), Next, 2);
-    }
+        Learned ? learnedNext(Features, Done, Seconds,
+                              Left <= 4 ? Left : std::max<size_t>(4, Left / 2),
+                              Earlier)
+                : fastestFamiliesNext(Names, Done, Seconds, Left);
+    if (Next.empty())
+      break;
+    Phase = Clock::now();
+    std::vector<Compiled> More =
+        lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
+    Result.CompileSeconds += Since(Phase);
+    RunRound(std::move(More), Next, Round);
+    if (!Learned)
+      break;
   }
   Bar.update(N, Best);
 

@@ -54,6 +54,7 @@ CREATE TABLE variant_result (
   status TEXT NOT NULL CHECK (status IN ('ok', 'wrong', 'failed', 'dropped')),
   reason TEXT NOT NULL,
   seconds REAL,
+  features TEXT,
   PRIMARY KEY (tuning_id, position)
 );
 )sql";
@@ -70,6 +71,12 @@ const char *const UpgradeVersion2Sql = R"sql(
 ALTER TABLE tuning ADD COLUMN cubin BLOB;
 ALTER TABLE tuning ADD COLUMN launches TEXT;
 ALTER TABLE tuning ADD COLUMN code_sha256 TEXT;
+)sql";
+
+/// Version 3's rows keep their results; their variants' features are
+/// absent.
+const char *const UpgradeVersion3Sql = R"sql(
+ALTER TABLE variant_result ADD COLUMN features TEXT;
 )sql";
 
 /// The SHA-256 stored with a row's compiled code: both parts, each
@@ -333,10 +340,10 @@ private:
 };
 
 /// What a file holds, as far as the schema goes.
-enum class Contents { Current, Empty, Version1, Version2 };
+enum class Contents { Current, Empty, Version1, Version2, Version3 };
 
 /// Throws unless \p F is empty or a tuning database of this version or of
-/// version 1 or 2, which are upgraded.
+/// version 1, 2 or 3, which are upgraded.
 Contents checkIsOurs(SqliteFile &F) {
   // One statement reads one snapshot: two would race with another process
   // creating the schema between them.
@@ -351,6 +358,8 @@ Contents checkIsOurs(SqliteFile &F) {
     return Contents::Version1;
   if (Version == 2)
     return Contents::Version2;
+  if (Version == 3)
+    return Contents::Version3;
   if (Version != 0) {
     std::string Msg = describe(F.path()) + " has schema version " +
                       std::to_string(Version) +
@@ -373,8 +382,10 @@ void createSchemaIfNew(SqliteFile &F) {
   Contents C = checkIsOurs(F);
   if (C == Contents::Current)
     return;
-  if (C == Contents::Version2) {
-    F.exec(UpgradeVersion2Sql, "cannot add the columns of compiled code");
+  if (C == Contents::Version2 || C == Contents::Version3) {
+    if (C == Contents::Version2)
+      F.exec(UpgradeVersion2Sql, "cannot add the columns of compiled code");
+    F.exec(UpgradeVersion3Sql, "cannot add the column of variants' features");
   } else {
     if (C == Contents::Version1)
       F.exec(DropVersion1Sql, "cannot drop the tables of schema version 1");
@@ -460,7 +471,7 @@ std::optional<TuningRecord> TuningDB::lookup(const TuningKey &Key) {
 
 std::vector<VariantResult> TuningDB::variants(const TuningKey &Key) {
   Statement S = Db->prepare(
-      "SELECT v.schedule, v.status, v.reason, v.seconds "
+      "SELECT v.schedule, v.status, v.reason, v.seconds, v.features "
       "FROM variant_result v JOIN tuning t ON v.tuning_id = t.id "
       "WHERE " LOOPY_KEY_MATCH " ORDER BY v.position");
   S.bindKey(Key);
@@ -472,9 +483,28 @@ std::vector<VariantResult> TuningDB::variants(const TuningKey &Key) {
     V.Reason = S.text(2);
     if (!S.isNull(3))
       V.Seconds = S.real(3);
+    if (!S.isNull(4))
+      V.Features = S.text(4);
     Result.push_back(std::move(V));
   }
   return Result;
+}
+
+std::vector<TuningDB::Measured>
+TuningDB::measured(const std::string &Device, const TuningKey &Except,
+                   size_t Limit) {
+  // The newest results first; a key's own rows are the search's own.
+  Statement S = Db->prepare(
+      "SELECT v.features, v.seconds / t.median_seconds "
+      "FROM variant_result v JOIN tuning t ON v.tuning_id = t.id "
+      "WHERE t.device = ?8 AND v.status = 'ok' AND v.features IS NOT NULL "
+      "AND v.seconds > 0 AND t.median_seconds > 0 AND NOT (" LOOPY_KEY_MATCH
+      ") ORDER BY t.created_at DESC, t.id DESC, v.position LIMIT ?9");
+  S.bindKey(Except).bind(8, Device).bind(9, static_cast<int64_t>(Limit));
+  std::vector<Measured> Out;
+  while (S.step())
+    Out.push_back({S.text(0), S.real(1)});
+  return Out;
 }
 
 /// Replaces the row under \p Key, inside the caller's write transaction.
@@ -510,7 +540,7 @@ static void storeRow(SqliteFile &F, const TuningKey &Key,
   int64_t Id = sqlite3_last_insert_rowid(Db->db());
   Statement InsertVariant = Db->prepare(
       "INSERT INTO variant_result (tuning_id, position, schedule, status, "
-      "reason, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+      "reason, seconds, features) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   for (size_t I = 0; I < Variants.size(); ++I) {
     const VariantResult &V = Variants[I];
     InsertVariant.bind(1, Id)
@@ -519,6 +549,7 @@ static void storeRow(SqliteFile &F, const TuningKey &Key,
         .bind(4, std::string(variantStatusName(V.Status)))
         .bind(5, V.Reason)
         .bind(6, V.Seconds)
+        .bindTextOrNull(7, V.Features)
         .step();
     InsertVariant.reset();
   }

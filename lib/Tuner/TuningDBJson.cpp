@@ -192,6 +192,9 @@ public:
       VR.Reason = text(V, At, "reason");
       if (!field(V, At, "seconds").is_null())
         VR.Seconds = number(V, At, "seconds");
+      // Optional: documents written before variants had features.
+      if (V.contains("features"))
+        VR.Features = text(V, At, "features");
       R.Variants.push_back(std::move(VR));
     }
     return R;
@@ -209,11 +212,15 @@ std::string exportTuningRows(TuningDB &Db) {
     const TuningKey &K = R.Key;
     const TuningRecord &Rec = R.Record;
     Json Variants = Json::array();
-    for (const VariantResult &V : R.Variants)
-      Variants.push_back({{"schedule", V.Schedule},
-                          {"status", variantStatusName(V.Status)},
-                          {"reason", V.Reason},
-                          {"seconds", V.Seconds ? Json(*V.Seconds) : Json()}});
+    for (const VariantResult &V : R.Variants) {
+      Json Obj = {{"schedule", V.Schedule},
+                  {"status", variantStatusName(V.Status)},
+                  {"reason", V.Reason},
+                  {"seconds", V.Seconds ? Json(*V.Seconds) : Json()}};
+      if (!V.Features.empty())
+        Obj["features"] = V.Features;
+      Variants.push_back(std::move(Obj));
+    }
     bool Code = Rec.hasCode();
     Rows.push_back({{"kernel_hash", K.KernelHash},
                     {"fixed_params", K.FixedParams},

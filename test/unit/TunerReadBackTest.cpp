@@ -266,14 +266,20 @@ PRAGMA user_version = 2;
     EXPECT_EQ(R->CudaSource, "src");
     EXPECT_FALSE(R->hasCode());
     EXPECT_FALSE(R->CodeDamaged);
-    EXPECT_EQ(Db.variants(someKey()).size(), 1u);
+    ASSERT_EQ(Db.variants(someKey()).size(), 1u);
+    EXPECT_EQ(Db.variants(someKey())[0].Features, "");
   }
-  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "3");
-  // The upgraded file stores code like a new one.
-  TuningDB(P).store(someKey(), recordWithCode(), {});
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "4");
+  // The upgraded file stores code and features like a new one.
+  VariantResult V;
+  V.Schedule = "i:g.x";
+  V.Seconds = 0.5;
+  V.Features = "f1:1,2";
+  TuningDB(P).store(someKey(), recordWithCode(), {V});
   auto R = TuningDB(P).lookup(someKey());
   ASSERT_TRUE(R);
   EXPECT_EQ(R->Cubin, recordWithCode().Cubin);
+  EXPECT_EQ(TuningDB(P).variants(someKey())[0].Features, "f1:1,2");
 }
 
 class FakeTuner : public ::testing::Test {

@@ -88,6 +88,8 @@ std::vector<VariantResult> variantsNumber(int I, int Count = 4) {
       R.Reason = "reason " + std::to_string(J);
     if (R.Status == VariantStatus::Ok || R.Status == VariantStatus::Wrong)
       R.Seconds = 1e-4 * (J + 1);
+    if (J % 2 == 0) // the others' were not recorded
+      R.Features = "f1:" + std::to_string(I) + "," + std::to_string(J);
     V.push_back(R);
   }
   return V;
@@ -113,6 +115,7 @@ void expectSameVariants(const std::vector<VariantResult> &A,
     EXPECT_EQ(A[I].Status, B[I].Status) << I;
     EXPECT_EQ(A[I].Reason, B[I].Reason) << I;
     EXPECT_EQ(A[I].Seconds, B[I].Seconds) << I;
+    EXPECT_EQ(A[I].Features, B[I].Features) << I;
   }
 }
 
@@ -191,8 +194,31 @@ TEST(TuningDB, RoundTrip) {
   // A new connection, as the next run of loopyc would open.
   TuningDB Db(P);
   expectStored(Db, keyNumber(1), 1);
-  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "3");
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "4");
   EXPECT_EQ(rawQuery(P, "PRAGMA journal_mode"), "wal");
+}
+
+TEST(TuningDB, MeasuredVariantsOfOtherSearches) {
+  TempDir T;
+  TuningDB Db(T.path() / "tuning.db");
+  for (int I = 1; I <= 3; ++I)
+    Db.store(keyNumber(I), recordNumber(I), variantsNumber(I, 8));
+  TuningKey Elsewhere = keyNumber(4);
+  Elsewhere.Device = "NVIDIA H200";
+  Db.store(Elsewhere, recordNumber(4), variantsNumber(4, 8));
+  // Of the searches on the H100 but key 2's own: the timed variants with
+  // features (positions 0 and 4 of each), the newest search first, each
+  // time over its winner's.
+  auto M = Db.measured(keyNumber(2).Device, keyNumber(2), 100);
+  ASSERT_EQ(M.size(), 4u);
+  EXPECT_EQ(M[0].Features, "f1:3,0");
+  EXPECT_EQ(M[1].Features, "f1:3,4");
+  EXPECT_EQ(M[2].Features, "f1:1,0");
+  EXPECT_EQ(M[3].Features, "f1:1,4");
+  EXPECT_DOUBLE_EQ(M[0].OverBest, 1e-4 / 4e-3);
+  EXPECT_DOUBLE_EQ(M[3].OverBest, 5e-4 / 2e-3);
+  EXPECT_EQ(Db.measured(keyNumber(2).Device, keyNumber(2), 3).size(), 3u);
+  EXPECT_EQ(Db.measured("NVIDIA H200", keyNumber(2), 100).size(), 2u);
 }
 
 TEST(TuningDB, PathsThatAreNotFiles) {
@@ -309,7 +335,7 @@ TEST(TuningDB, UpgradesSchemaVersion1) {
               "1, 1, '0.1.0')");
   rawQuery(P, "PRAGMA user_version = 1");
   TuningDB Db(P);
-  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "3");
+  EXPECT_EQ(rawQuery(P, "PRAGMA user_version"), "4");
   EXPECT_FALSE(Db.lookup(keyNumber(1)));
   Db.store(keyNumber(1), recordNumber(1), variantsNumber(1));
   expectStored(Db, keyNumber(1), 1);

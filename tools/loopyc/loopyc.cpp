@@ -185,7 +185,9 @@ void addOptions(cxxopts::Options &Options) {
        cxxopts::value<size_t>(), "N")
       ("search", "with --tune: which variants the budget runs: 'families' "
                  "(half the budget on a spread of the variants' families, "
-                 "then the families that ran fastest) or 'ranked' (the "
+                 "then the families that ran fastest), 'learned' (the "
+                 "spread, then rounds of the variants that a model fit on "
+                 "the measured ones predicts fastest) or 'ranked' (the "
                  "static cost model's best ranked)",
        cxxopts::value<std::string>()->default_value("families"), "HOW")
       ("verify", "with --tune: how each variant's outputs are checked: "
@@ -424,12 +426,16 @@ int run(int argc, char **argv) {
   if (R.count("report"))
     Opts.Report = R["report"].as<size_t>();
   std::string Search = R["search"].as<std::string>();
-  if (Search != "families" && Search != "ranked") {
-    std::cerr << "loopyc: error: --search takes 'families' or 'ranked', not '"
+  if (Search == "ranked") {
+    Opts.Search = loopy::CompileOptions::SearchKind::Ranked;
+  } else if (Search == "learned") {
+    Opts.Search = loopy::CompileOptions::SearchKind::Learned;
+  } else if (Search != "families") {
+    std::cerr << "loopyc: error: --search takes 'families', 'ranked' or "
+                 "'learned', not '"
               << Search << "'\n";
     return 1;
   }
-  Opts.SearchRanked = Search == "ranked";
   std::string Verify = R["verify"].as<std::string>();
   if (Verify == "whole") {
     Opts.Verify = loopy::CompileOptions::VerifyKind::Whole;

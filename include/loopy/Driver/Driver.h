@@ -83,9 +83,9 @@ struct CompileOptions {
   /// Variants timed at most (0: the tuner's default); --exhaustive: all.
   size_t Budget = 0;
   bool Exhaustive = false;
-  /// --search=ranked: the budget runs the static model's best ranked,
-  /// rather than a spread of families first (TuneOptions::SearchKind).
-  bool SearchRanked = false;
+  /// --search: which variants the budget runs (TuneOptions::SearchKind).
+  enum class SearchKind { Families, Ranked, Learned };
+  SearchKind Search = SearchKind::Families;
   /// --verify: how the tuner checks each variant's outputs; Auto keeps
   /// TuneOptions::WholeCheckFlops.
   enum class VerifyKind { Auto, Whole, Sampled };

@@ -40,8 +40,10 @@ struct TuneOptions {
   static constexpr size_t DefaultBudget = 64;
   /// Which variants the budget runs: Families, a spread of the variants'
   /// families and then the families that measured fastest, in two rounds
-  /// (Tuner/Search.h); Ranked, the static model's best ranked.
-  enum class SearchKind { Families, Ranked };
+  /// (Tuner/Search.h); Ranked, the static model's best ranked; Learned,
+  /// the spread of families and then, round after round, the variants a
+  /// model fit on the measured ones predicts fastest (Tuner/Learner.h).
+  enum class SearchKind { Families, Ranked, Learned };
   SearchKind Search = SearchKind::Families;
   /// Time every variant the planner lists.
   bool Exhaustive = false;
@@ -132,6 +134,9 @@ struct TuneResult {
   bool DatabaseInMemory = false;
   /// Variants tried that had a better-ranked one's code (SameAs).
   size_t SameCode = 0;
+  /// The learned search: timed variants of earlier searches on this GPU
+  /// that its model learned from, besides this search's.
+  size_t EarlierTimings = 0;
   /// Where the search's time went: lowering and waiting for NVRTC (which
   /// runs in the background while the GPU runs the candidates compiled),
   /// loading and the verification runs on the GPU, the checks on the CPU,

@@ -104,6 +104,9 @@ struct VariantResult {
   std::string Reason;
   /// Median run time in seconds, where it was timed.
   std::optional<double> Seconds;
+  /// What the learned search knows of the variant (encodeFeatures,
+  /// Tuner/Learner.h); empty where not recorded.
+  std::string Features;
 };
 
 /// An open tuning database. Not shared between threads: open one per thread
@@ -169,7 +172,18 @@ public:
   /// they were searched, are dropped. Version 2 kept no compiled code; a
   /// file of version 2 is upgraded in place, keeping its rows, whose code
   /// stays absent.
-  static constexpr int SchemaVersion = 3;
+  /// A timed variant of another search: its features and its time over
+  /// the time of that search's winner.
+  struct Measured {
+    std::string Features;
+    double OverBest = 0;
+  };
+  /// Up to \p Limit timed variants with features, of searches on \p
+  /// Device other than the one of \p Except, the newest first.
+  std::vector<Measured> measured(const std::string &Device,
+                                 const TuningKey &Except, size_t Limit);
+
+  static constexpr int SchemaVersion = 4;
 
 private:
   struct Connection;
