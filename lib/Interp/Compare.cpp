@@ -89,7 +89,7 @@ ArrayComparison comparePoints(const Kernel &K, const PointReference &R,
   std::vector<std::string> Names;
   const HostArray &Out = Candidate.array(Arg.Name);
   for (long I = 0; I < N; ++I) {
-    Names.push_back("written at " + describeValues(IndexNames, R.Points[I]));
+    Names.push_back("for " + describeValues(IndexNames, R.Points[I]));
     if (R.Offsets[I] < 0)
       continue;
     Written[I] = true;

@@ -201,7 +201,7 @@ kernel matmul(n, m, l: index;
   Out.setDouble(Off, Out.getDouble(Off) + 0.01);
   C = comparePoints(*K, Inputs, Cand, 0, Points);
   EXPECT_FALSE(C.Ok);
-  std::string Where = "element written at i = " + std::to_string(Points[17][0]) +
+  std::string Where = "element for i = " + std::to_string(Points[17][0]) +
                       ", j = " + std::to_string(Points[17][1]) + " is ";
   EXPECT_NE(C.Message.find(Where), std::string::npos) << C.Message;
 
