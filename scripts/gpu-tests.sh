@@ -2,6 +2,7 @@
 # GPU tests (ctest label "gpu"): tune several kernels on the GPU, check that a
 # planted faulting variant and a planted hanging one are survived, that a
 # variant wrong in a few elements is caught by the check on the GPU, that
+# a search spreads over every GPU of the host, that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
@@ -130,6 +131,26 @@ if [ $status = 0 ] && grep -q "^// winner: " "$work/thread0.out" &&
   echo "PASS planted skip-thread-0: $(grep 'against the first verified variant' "$work/thread0.out" | head -1 | cut -c1-160)"
 else
   echo "FAIL planted skip-thread-0 (exit $status)"; cat "$work/thread0.out" "$work/thread0.err"; failed=1
+fi
+
+# On a host of several GPUs the search spreads over them: the same
+# candidates, the winner timed again on the first GPU. The wall times of
+# both searches are printed (the benchmark of tuning on two GPUs).
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "${gpus:-0}" -ge 2 ]; then
+  for g in 1 0; do
+    "$bin/loopyc" "$root/examples/matmul.loop" -D n=4096 -D m=4096 -D l=4096 \
+      --tune --retune --budget=128 --gpus=$g --db="$work/gpus$g.db" \
+      >"$work/gpus$g.out" 2>"$work/gpus$g.err"
+  done
+  if grep -q "^// search: .*on $gpus GPUs" "$work/gpus0.out" &&
+     grep -q "^// winner: " "$work/gpus1.out"; then
+    echo "PASS tuning on $gpus GPUs: $(grep '^// search: ' "$work/gpus0.out" | cut -c1-200)"
+    echo "  one GPU: $(grep '^// search: ' "$work/gpus1.out" | cut -c1-200)"
+    echo "  winners: $(grep '^// time: ' "$work/gpus0.out") / $(grep '^// time: ' "$work/gpus1.out")"
+  else
+    echo "FAIL tuning on $gpus GPUs"; cat "$work/gpus0.out" "$work/gpus0.err"; failed=1
+  fi
 fi
 
 # The embedding example tunes through the API and checks its result.

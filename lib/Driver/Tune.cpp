@@ -48,7 +48,7 @@ static std::string utcTime(int64_t T) {
 static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
   OS << "//\n// rank  time          "
      << (R.FromDatabase ? "" : "TFLOP/s  GB/s     regs  blocks/SM  round  ")
-     << "status   schedule\n";
+     << (R.Gpus > 1 ? "gpu  " : "") << "status   schedule\n";
   size_t Shown = 0;
   for (size_t I = 0; I < R.Variants.size() && Shown < Rows; ++I, ++Shown) {
     const TunedVariant &V = R.Variants[I];
@@ -61,6 +61,10 @@ static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
                     V.Result.Seconds ? fixed(V.GFlops / 1000, 2).c_str() : "-",
                     V.Result.Seconds ? fixed(V.GBytesPerSecond, 1).c_str() : "-",
                     V.Registers, V.BlocksPerMultiprocessor, V.Round);
+      OS << Line;
+    }
+    if (R.Gpus > 1) {
+      std::snprintf(Line, sizeof Line, "%3d  ", V.Gpu);
       OS << Line;
     }
     std::snprintf(Line, sizeof Line, "%-7s  ", variantStatusName(V.Result.Status));
@@ -128,6 +132,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
     if (R.EarlierTimings)
       OS << ", learning from " << R.EarlierTimings
          << " timings of earlier searches";
+    if (R.Gpus > 1)
+      OS << ", on " << R.Gpus << " GPUs";
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
        << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
@@ -162,6 +168,8 @@ static Json resultJson(const Kernel &K, const TuneRequest &Req,
     if (!R.FromDatabase) {
       Row["rank"] = V.Rank;
       Row["round"] = V.Round;
+      if (R.Gpus > 1)
+        Row["gpu"] = V.Gpu;
     }
     if (!V.Result.Reason.empty())
       Row["reason"] = V.Result.Reason;
@@ -199,6 +207,7 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
     break;
   }
   TO.Retune = Opts.Retune;
+  TO.Gpus = Opts.Gpus;
   if (Opts.Verify == CompileOptions::VerifyKind::Whole)
     TO.WholeCheckFlops = std::numeric_limits<double>::infinity();
   else if (Opts.Verify == CompileOptions::VerifyKind::Sampled)

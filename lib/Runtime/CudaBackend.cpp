@@ -18,6 +18,7 @@ constexpr unsigned DefaultDynamicSharedLimit = 48 * 1024;
 
 class CudaBackend final : public WorkerBackend {
 public:
+  explicit CudaBackend(int Ordinal) : Ordinal(Ordinal), Dev(Ordinal), Ctx(Dev) {}
   DeviceInfo device() override;
   void setBuffers(const std::vector<protocol::BufferSlot> &NewSlots,
                   unsigned char *NewHost) override;
@@ -40,8 +41,9 @@ private:
 
   // Declared in the order they must be made: the context before anything
   // allocated in it, and destroyed after all of it.
-  cuda::Device Dev{0};
-  cuda::Context Ctx{Dev};
+  int Ordinal;
+  cuda::Device Dev;
+  cuda::Context Ctx;
   cuda::Stream S;
   cuda::Event Start, Stop;
 
@@ -61,7 +63,7 @@ private:
 
 } // namespace
 
-DeviceInfo CudaBackend::device() { return localDeviceInfo(0); }
+DeviceInfo CudaBackend::device() { return localDeviceInfo(Ordinal); }
 
 DeviceInfo localDeviceInfo(int Ordinal) {
   cuda::Device Dev(Ordinal);
@@ -76,6 +78,8 @@ DeviceInfo localDeviceInfo(int Ordinal) {
   D.SharedPerBlockOptin = Dev.sharedPerBlockOptin();
   D.SharedPerMultiprocessor = Dev.sharedPerMultiprocessor();
   D.DriverVersion = cuda::Driver::get().version();
+  D.Ordinal = Ordinal;
+  D.DeviceCount = cuda::Driver::get().deviceCount();
   return D;
 }
 
@@ -266,8 +270,8 @@ std::string CudaBackend::gather(const std::string &Buffer,
   return Out;
 }
 
-std::unique_ptr<WorkerBackend> makeCudaBackend() {
-  return std::make_unique<CudaBackend>();
+std::unique_ptr<WorkerBackend> makeCudaBackend(int Ordinal) {
+  return std::make_unique<CudaBackend>(Ordinal);
 }
 
 } // namespace loopy::gpu

@@ -26,14 +26,29 @@ namespace loopy::gpu {
 namespace {
 
 class FakeBackend final : public WorkerBackend {
+  int Ordinal;
+  int Count;
   std::vector<protocol::BufferSlot> Slots;
   unsigned char *Host = nullptr;
   std::vector<std::vector<unsigned char>> Device; // one per slot
 
 public:
+  /// LOOPY_WORKER_FAKE_DEVICES says how many devices there are (1 if
+  /// unset); \p Ordinal must be one of them, as the driver wants.
+  explicit FakeBackend(int Ordinal) : Ordinal(Ordinal), Count(1) {
+    if (const char *N = std::getenv("LOOPY_WORKER_FAKE_DEVICES"))
+      Count = std::max(1, std::atoi(N));
+    if (Ordinal < 0 || Ordinal >= Count)
+      throw cuda::CudaError(CUDA_ERROR_INVALID_DEVICE, "cuDeviceGet",
+                            "CUDA_ERROR_INVALID_DEVICE",
+                            "invalid device ordinal");
+  }
+
   DeviceInfo device() override {
     DeviceInfo D;
     D.Name = "loopy-worker fake GPU";
+    D.Ordinal = Ordinal;
+    D.DeviceCount = Count;
     D.CcMajor = 9;
     D.Multiprocessors = 132;
     D.L2Bytes = 50 << 20;
@@ -163,8 +178,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<WorkerBackend> makeFakeBackend() {
-  return std::make_unique<FakeBackend>();
+std::unique_ptr<WorkerBackend> makeFakeBackend(int Ordinal) {
+  return std::make_unique<FakeBackend>(Ordinal);
 }
 
 } // namespace loopy::gpu

@@ -124,6 +124,7 @@ std::string findWorker(std::string &Tried) {
 
 struct GpuWorker::Impl {
   std::string Path;
+  int Ordinal = 0;
   DeviceInfo Device;
   unsigned Starts = 0;
 
@@ -222,6 +223,7 @@ void GpuWorker::Impl::start() {
 
   Writer Hello = startRequest(Request::Hello);
   Hello.u32(Version);
+  Hello.u32(static_cast<uint32_t>(Ordinal));
   Answer A = exchange(Hello, StartTimeout, "starting loopy-worker",
                       [&](Reader &R) { decode(R, Device); });
   if (A.Status == Outcome::Ok)
@@ -353,7 +355,8 @@ GpuWorker::Impl::launchRequest(const Writer &Request, milliseconds Limit,
 // GpuWorker
 //===----------------------------------------------------------------------===//
 
-GpuWorker::GpuWorker(std::string WorkerPath) : P(std::make_unique<Impl>()) {
+GpuWorker::GpuWorker(std::string WorkerPath, int Ordinal)
+    : P(std::make_unique<Impl>()) {
   std::string Tried = WorkerPath;
   if (WorkerPath.empty())
     WorkerPath = findWorker(Tried);
@@ -363,12 +366,15 @@ GpuWorker::GpuWorker(std::string WorkerPath) : P(std::make_unique<Impl>()) {
     throw WorkerError("cannot find loopy-worker (tried " + Tried +
                       "); set LOOPY_WORKER to its path");
   P->Path = WorkerPath;
+  P->Ordinal = Ordinal;
   P->start();
 }
 
 GpuWorker::~GpuWorker() = default;
 
 const DeviceInfo &GpuWorker::device() const { return P->Device; }
+
+const std::string &GpuWorker::path() const { return P->Path; }
 
 unsigned GpuWorker::starts() const { return P->Starts; }
 
@@ -587,9 +593,10 @@ GatherResult GpuWorker::gather(const std::string &Buffer, unsigned ElementBytes,
   return R;
 }
 
-Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath) {
+Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath,
+                                                    int Ordinal) {
   try {
-    return std::make_unique<GpuWorker>(std::move(WorkerPath));
+    return std::make_unique<GpuWorker>(std::move(WorkerPath), Ordinal);
   } catch (NoGpuError &E) {
     return Failure::user(E.what());
   } catch (WorkerError &E) {

@@ -59,10 +59,10 @@ CompareStats compareOnHost(const unsigned char *Candidate,
                            const unsigned char *Reference, uint64_t N,
                            const CompareSpec &Spec);
 
-/// Device 0 through the CUDA driver; throws NoGpuError without one.
-std::unique_ptr<WorkerBackend> makeCudaBackend();
+/// Device \p Ordinal through the CUDA driver; throws NoGpuError without one.
+std::unique_ptr<WorkerBackend> makeCudaBackend(int Ordinal);
 /// The backend of WorkerOptions::Fake (see WorkerServer.h).
-std::unique_ptr<WorkerBackend> makeFakeBackend();
+std::unique_ptr<WorkerBackend> makeFakeBackend(int Ordinal);
 
 /// The index of the slot named \p Name; throws std::runtime_error naming
 /// it where there is none.

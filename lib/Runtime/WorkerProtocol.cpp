@@ -127,6 +127,8 @@ template <class Io, class T> void deviceInfoFields(Io IO, T &D) {
   IO(D.SharedPerBlockOptin);
   IO(D.SharedPerMultiprocessor);
   IO(D.DriverVersion);
+  IO(D.Ordinal);
+  IO(D.DeviceCount);
 }
 
 template <class Io, class T> void functionInfoFields(Io IO, T &F) {

@@ -179,8 +179,9 @@ void Server::hello(Reader &R, Writer &W) {
                         std::to_string(Version) + ", its parent version " +
                         std::to_string(ParentVersion) +
                         ": use the loopy-worker built with it (LOOPY_WORKER)");
+  int Ordinal = static_cast<int>(R.u32());
   try {
-    Backend = Options.Fake ? makeFakeBackend() : makeCudaBackend();
+    Backend = Options.Fake ? makeFakeBackend(Ordinal) : makeCudaBackend(Ordinal);
     encode(W, Backend->device());
   } catch (const cuda::CudaError &E) {
     // A driver that finds the device but cannot open it (held in an

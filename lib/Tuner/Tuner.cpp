@@ -384,26 +384,26 @@ public:
   /// whole against the interpreter, and no statement reads what an earlier
   /// one wrote (whose check needs the candidate's values of it).
   bool deviceChecks() const { return !Whole && Deferred.empty(); }
-  /// Whether a candidate was verified already.
-  bool hasFirst() const { return First.has_value() || FirstOnDevice; }
+  /// Whether a candidate was verified already (check() keeps its outputs,
+  /// which never change after).
+  bool hasFirst() const { return First.has_value(); }
   /// The name of the buffer that holds \p Array's output of the first
   /// verified candidate on the device.
   static std::string referenceName(const std::string &Array) {
     return Array + ".reference";
   }
 
-  /// After the first verified candidate, whose outputs \p Cand holds:
-  /// they become the device's references (the buffers of referenceName,
-  /// which every run uploads).
-  void keepOnDevice(const HostData &Cand, gpu::GpuWorker &W) {
+  /// Once a candidate is verified (hasFirst), its outputs become the
+  /// references on the device of \p W: the buffers of referenceName, which
+  /// every run uploads.
+  void uploadReference(gpu::GpuWorker &W) const {
+    assert(First && "no verified candidate yet");
     for (const Argument &A : K.Args)
       if (A.isArray() && A.Mode != ArgMode::In) {
-        const HostArray &H = Cand.array(A.Name);
+        const HostArray &H = First->array(A.Name);
         std::memcpy(W.hostBuffer(referenceName(A.Name)), H.data(),
                     H.byteSize());
       }
-    First.reset();
-    FirstOnDevice = true;
   }
 
   /// Why the run whose outputs stayed on the device of \p W is wrong;
@@ -411,7 +411,7 @@ public:
   /// checked against the interpreter; every element is compared, on the
   /// device, with the first verified candidate's (twice the tolerance).
   std::string checkOnDevice(gpu::GpuWorker &W, HostData &Cand,
-                            std::chrono::milliseconds Timeout) {
+                            std::chrono::milliseconds Timeout) const {
     for (const PointReference &R : Samples) {
       const HostArray &Out =
           Cand.array(K.Args[K.Stmts[R.Stmt].Write.Arg].Name);
@@ -549,7 +549,6 @@ private:
   bool Whole;
   std::optional<HostData> Reference;
   std::optional<HostData> First;
-  bool FirstOnDevice = false;
   WrittenMask Mask;
   std::vector<PointReference> Samples;
   std::vector<std::pair<unsigned, std::vector<std::vector<long>>>> Deferred;
@@ -609,6 +608,93 @@ TuneResult startResult(const TuneRequest &R, const TuneOptions &Opts,
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
   return Result;
+}
+
+constexpr size_t NoRow = std::numeric_limits<size_t>::max();
+
+/// Workers on the other GPUs of this host like \p W's (the same name and
+/// compute capability, so that times compare), as many as Opts.Gpus
+/// allows (0: all), started at once; none for fewer than 2 candidates. A
+/// GPU whose worker cannot start is left out.
+std::vector<std::unique_ptr<gpu::GpuWorker>>
+startMoreWorkers(const gpu::GpuWorker &W, const TuneOptions &Opts,
+                 size_t Candidates) {
+  std::vector<std::unique_ptr<gpu::GpuWorker>> Out;
+  const gpu::DeviceInfo &D = W.device();
+  size_t Max = Opts.Gpus ? Opts.Gpus : static_cast<size_t>(D.DeviceCount);
+  if (Max <= 1 || D.DeviceCount <= 1 || Candidates < 2)
+    return Out;
+  std::vector<std::future<std::unique_ptr<gpu::GpuWorker>>> Starting;
+  for (int O = 0; O < D.DeviceCount; ++O)
+    if (O != D.Ordinal)
+      Starting.push_back(std::async(
+          std::launch::async,
+          [O, Path = W.path()]() -> std::unique_ptr<gpu::GpuWorker> {
+            try {
+              return std::make_unique<gpu::GpuWorker>(Path, O);
+            } catch (std::exception &) {
+              return nullptr;
+            }
+          }));
+  for (auto &F : Starting) {
+    std::unique_ptr<gpu::GpuWorker> X = F.get();
+    if (X && X->device().Name == D.Name && X->device().CcMajor == D.CcMajor &&
+        X->device().CcMinor == D.CcMinor && Out.size() + 1 < Max)
+      Out.push_back(std::move(X));
+  }
+  return Out;
+}
+
+/// After a search spread over several GPUs: the fastest few verified
+/// candidates (of \p Rows, whose programs \p Code holds) timed again on
+/// \p W, the GPU the winner runs on, their times replaced (and those of
+/// the rows that share their code, by \p SameSource); returns the row of
+/// the fastest.
+size_t retimeOnFirstGpu(std::vector<TunedVariant> &Rows,
+                        const std::vector<Compiled> &Code,
+                        const std::vector<size_t> &SameSource, isl::ctx Ctx,
+                        const HostData &Data, gpu::GpuWorker &W,
+                        const TuneOptions &Opts, TuneResult &Result) {
+  constexpr size_t Retimed = 3;
+  std::vector<size_t> Order;
+  for (size_t I = 0; I < Rows.size(); ++I)
+    if (Rows[I].Result.Seconds && !Rows[I].SameAs)
+      Order.push_back(I);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return *Rows[A].Result.Seconds < *Rows[B].Result.Seconds;
+  });
+  if (Order.size() > Retimed)
+    Order.resize(Retimed);
+  auto Start = Clock::now();
+  for (size_t I : Order) {
+    auto Planned = programLaunches(Ctx, *Code[I].Program, Data);
+    if (!Planned)
+      continue; // it ran elsewhere: cannot happen
+    gpu::LoadResult L = W.load(Code[I].Cubin, *Planned);
+    if (L.Status != gpu::Outcome::Ok)
+      continue;
+    gpu::TimeResult T =
+        W.time(*Planned, Opts.Warmup, Opts.MinTimeSeconds, Opts.MinRepeats,
+               Opts.MaxRepeats,
+               Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+    if (T.Status != gpu::Outcome::Ok)
+      continue;
+    for (size_t J = 0; J < Rows.size(); ++J)
+      if (J == I || SameSource[J] == I) {
+        Rows[J].Result.Seconds = T.MedianSeconds;
+        Rows[J].GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
+        Rows[J].GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
+        Rows[J].Gpu = W.device().Ordinal;
+      }
+  }
+  Result.TimingSeconds +=
+      std::chrono::duration<double>(Clock::now() - Start).count();
+  size_t Best = NoRow;
+  for (size_t I = 0; I < Rows.size(); ++I)
+    if (Rows[I].Result.Seconds && !Rows[I].SameAs &&
+        (Best == NoRow || *Rows[I].Result.Seconds < *Rows[Best].Result.Seconds))
+      Best = I;
+  return Best;
 }
 
 /// Timed variants of earlier searches that a learned search reads, at
@@ -695,16 +781,27 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                                nvrtcVersionString(), Cache ? &*Cache : nullptr,
                                Error);
         });
-  W.setBuffers(Buffers);
-  for (auto &[Name, A] : Data->Arrays)
-    std::memcpy(W.hostBuffer(Name), A.data(), A.byteSize());
-  // Before each run the outputs go back to their poisoned (or, for inout,
-  // initial) state; the inputs are never copied back.
-  auto RestoreOutputs = [&] {
-    for (const gpu::BufferSpec &B : Buffers)
-      if (B.Output)
-        std::memcpy(W.hostBuffer(B.Name), Data->array(B.Name).data(), B.Bytes);
+  // One lane per GPU the search runs on: its worker, its copy of the
+  // candidates' outputs and its isl context (programLaunches); W is lane 0,
+  // the GPU the winner will run on.
+  struct Lane {
+    gpu::GpuWorker *W;
+    HostData Cand;
+    std::unique_ptr<IslContext> Isl = std::make_unique<IslContext>();
+    bool HasReference = false;
   };
+  std::vector<std::unique_ptr<gpu::GpuWorker>> MoreWorkers =
+      startMoreWorkers(W, Opts, N);
+  std::vector<Lane> Lanes;
+  Lanes.push_back({&W, *Data});
+  for (auto &X : MoreWorkers)
+    Lanes.push_back({X.get(), *Data});
+  for (Lane &L : Lanes) {
+    L.W->setBuffers(Buffers);
+    for (auto &[Name, A] : Data->Arrays)
+      std::memcpy(L.W->hostBuffer(Name), A.data(), A.byteSize());
+  }
+  Result.Gpus = Lanes.size();
 
   auto Since = [](Clock::time_point T) {
     return std::chrono::duration<double>(Clock::now() - T).count();
@@ -714,166 +811,234 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   std::map<std::string, size_t> Seen;
   std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts, true, Seen, 0);
   Result.CompileSeconds = Since(Phase);
-  Phase = Clock::now();
   std::optional<Verifier> CheckHolder;
-  // The candidates' outputs land here; its inputs are the run's inputs.
-  HostData Cand = *Data;
   IslContext Isl;
   ProgressBar Bar(Opts.Progress, "tuning " + K.Name, N);
+  // What the lanes share, under M: the best so far, the progress bar, the
+  // verifier's first verified candidate, the comparison kernels' image and
+  // the phases' seconds (summed over the lanes).
+  std::mutex M;
   double Best = 0;
   size_t BestIdx = std::numeric_limits<size_t>::max();
+  size_t Finished = 0;
+  std::optional<std::string> CheckerCubin;
   std::vector<TunedVariant> Rows;
+  // Of each row with a better-ranked one's code, that one's row.
+  std::vector<size_t> SameSource;
+
+  // Verifies and times candidate \p B of \p Batch (row \p I) on lane \p L.
+  auto RunOne = [&](std::vector<Compiled> &Batch, BackgroundCompiler &Compiler,
+                    Verifier &Check, size_t B, size_t I, Lane &L) {
+    gpu::GpuWorker &LW = *L.W;
+    TunedVariant &Row = Rows[I];
+    VariantResult &VR = Row.Result;
+    Row.Gpu = LW.device().Ordinal;
+    auto Fail = [&](VariantStatus S, std::string Why) {
+      VR.Status = S;
+      std::replace(Why.begin(), Why.end(), '\n', ' ');
+      VR.Reason = std::move(Why);
+    };
+    double CompileWait = 0, RunTime = 0, CheckTime = 0, TimingTime = 0;
+    auto Account = [&] {
+      std::lock_guard<std::mutex> G(M);
+      Result.CompileSeconds += CompileWait;
+      Result.RunSeconds += RunTime;
+      Result.CheckSeconds += CheckTime;
+      Result.TimingSeconds += TimingTime;
+      Bar.update(++Finished, Best);
+    };
+    auto Start = Clock::now();
+    Compiler.wait(B);
+    CompileWait = Since(Start);
+    if (!Batch[B].Error.empty()) {
+      Fail(VariantStatus::Failed, Batch[B].Error);
+      return Account();
+    }
+    auto Planned = programLaunches(L.Isl->get(), *Batch[B].Program, *Data);
+    if (!Planned) {
+      Fail(VariantStatus::Dropped, Planned.failure().Message);
+      return Account();
+    }
+    std::vector<gpu::Launch> Launches = std::move(*Planned);
+    Start = Clock::now();
+    gpu::LoadResult LR = LW.load(Batch[B].Cubin, Launches);
+    RunTime += Since(Start);
+    if (LR.Status != gpu::Outcome::Ok) {
+      Fail(VariantStatus::Failed, LR.Error);
+      return Account();
+    }
+    // Over a resource limit: dropped before it runs, with the reason.
+    std::string Drop;
+    for (size_t F = 0; F < LR.Functions.size(); ++F) {
+      const gpu::FunctionInfo &FI = LR.Functions[F];
+      const gpu::Launch &LA = Launches[F];
+      long Threads = long(LA.Block[0]) * LA.Block[1] * LA.Block[2];
+      Row.Registers = std::max(Row.Registers, FI.Registers);
+      Row.BlocksPerMultiprocessor = FI.BlocksPerMultiprocessor;
+      if (FI.LocalBytes > 0)
+        Drop = FI.Name + " spills: " + std::to_string(FI.LocalBytes) +
+               " bytes of local memory per thread (" +
+               std::to_string(FI.Registers) + " registers)";
+      else if (Threads > FI.MaxThreads)
+        Drop = FI.Name + " needs " + std::to_string(FI.Registers) +
+               " registers per thread, so blocks of at most " +
+               std::to_string(FI.MaxThreads) + " threads can launch, not " +
+               std::to_string(Threads);
+    }
+    if (!Drop.empty()) {
+      Fail(VariantStatus::Dropped, Drop);
+      return Account();
+    }
+    // Before each run the outputs go back to their poisoned (or, for
+    // inout, initial) state; the inputs are never copied back.
+    for (const gpu::BufferSpec &Buf : Buffers)
+      if (Buf.Output)
+        std::memcpy(LW.hostBuffer(Buf.Name), Data->array(Buf.Name).data(),
+                    Buf.Bytes);
+    // After the first verified candidate, the outputs may stay on the
+    // device, compared there with that one's.
+    bool OnDevice = false;
+    if (DeviceChecks && Check.deviceChecks()) {
+      std::lock_guard<std::mutex> G(M);
+      OnDevice = Check.hasFirst();
+      if (OnDevice && !CheckerCubin)
+        CheckerCubin = CheckerImage.valid() ? CheckerImage.get() : "";
+    }
+    if (OnDevice && !L.HasReference) {
+      Check.uploadReference(LW);
+      LW.setCheckerImage(*CheckerCubin);
+      L.HasReference = true;
+    }
+    Start = Clock::now();
+    gpu::RunResult Run = LW.run(Launches, Opts.RunTimeout, !OnDevice);
+    double RunSeconds = Since(Start);
+    RunTime += RunSeconds;
+    if (Run.Status != gpu::Outcome::Ok) {
+      Fail(VariantStatus::Failed,
+           Run.Status == gpu::Outcome::TimedOut
+               ? "timed out after " +
+                     std::to_string(Opts.RunTimeout.count() / 1000) +
+                     " s (the worker was stopped)"
+               : Run.Error);
+      return Account();
+    }
+    Start = Clock::now();
+    std::string Wrong;
+    if (OnDevice) {
+      Wrong = Check.checkOnDevice(LW, L.Cand, Opts.RunTimeout);
+    } else {
+      for (const gpu::BufferSpec &Buf : Buffers)
+        if (Buf.Output)
+          std::memcpy(L.Cand.array(Buf.Name).data(), LW.hostBuffer(Buf.Name),
+                      Buf.Bytes);
+      std::lock_guard<std::mutex> G(M);
+      Wrong = Check.check(L.Cand);
+    }
+    CheckTime += Since(Start);
+    if (!Wrong.empty()) {
+      Fail(VariantStatus::Wrong, Wrong);
+      return Account();
+    }
+    // A variant far slower than the best so far is timed once: it cannot
+    // win, and its repeats would only cost time.
+    bool Hopeless;
+    {
+      std::lock_guard<std::mutex> G(M);
+      Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
+    }
+    Start = Clock::now();
+    gpu::TimeResult T =
+        LW.time(Launches, Hopeless ? 0 : Opts.Warmup,
+                Hopeless ? 0 : Opts.MinTimeSeconds,
+                Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
+                Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+    TimingTime += Since(Start);
+    if (T.Status != gpu::Outcome::Ok) {
+      Fail(VariantStatus::Failed, T.Status == gpu::Outcome::TimedOut
+                                      ? "timed out while timing"
+                                      : T.Error);
+      return Account();
+    }
+    VR.Seconds = T.MedianSeconds;
+    Row.GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
+    Row.GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
+    {
+      std::lock_guard<std::mutex> G(M);
+      // Ties go to the better-ranked candidate, as in a search on one GPU.
+      if (Best == 0 || T.MedianSeconds < Best ||
+          (T.MedianSeconds == Best && I < BestIdx)) {
+        Best = T.MedianSeconds;
+        BestIdx = I;
+      }
+    }
+    Account();
+  };
+
   // Runs the candidates \p Pick, lowered in \p Batch, as round \p Round;
   // their rows and code join Rows and Code.
   auto RunRound = [&](std::vector<Compiled> Batch,
                       const std::vector<size_t> &Pick, unsigned Round) {
     size_t Base = Rows.size();
     Rows.resize(Base + Batch.size());
+    SameSource.resize(Rows.size(), NoRow);
+    for (size_t B = 0; B < Batch.size(); ++B) {
+      Rows[Base + B].Rank = Pick[B];
+      Rows[Base + B].Round = Round;
+      Rows[Base + B].Result.Schedule = Vs[Pick[B]].Name;
+      Rows[Base + B].Result.Features = encodeFeatures(Features[Pick[B]]);
+    }
     // NVRTC runs in the background from here on, best ranked first, while
     // the reference is computed and the compiled candidates run.
     BackgroundCompiler Compiler(Batch, K.Name + ".cu", W.device().arch(), Opts);
     if (!CheckHolder) {
       auto CheckStart = Clock::now();
       CheckHolder.emplace(K, *Data, Opts, Result.Work.Flops);
-      Result.CheckSeconds = Since(CheckStart);
+      Result.CheckSeconds += Since(CheckStart);
     }
-    Verifier &Check = *CheckHolder;
+    // Each lane takes the next candidate, in rank order, until none is
+    // left; a candidate with a better-ranked one's code takes its result
+    // once all have run.
+    std::atomic<size_t> Next{0};
+    auto Work = [&](Lane &L) {
+      for (;;) {
+        size_t B = Next++;
+        if (B >= Batch.size())
+          return;
+        if (!Batch[B].SameAs)
+          RunOne(Batch, Compiler, *CheckHolder, B, Base + B, L);
+      }
+    };
+    if (Lanes.size() == 1) {
+      Work(Lanes[0]);
+    } else {
+      std::vector<std::future<void>> Running;
+      for (Lane &L : Lanes)
+        Running.push_back(std::async(std::launch::async, Work, std::ref(L)));
+      for (std::future<void> &F : Running)
+        F.get();
+    }
     for (size_t B = 0; B < Batch.size(); ++B) {
-      size_t I = Base + B;
-      Bar.update(I, Best);
-      TunedVariant &Row = Rows[I];
-      Row.Rank = Pick[B];
-      Row.Round = Round;
-      VariantResult &VR = Row.Result;
-      VR.Schedule = Vs[Pick[B]].Name;
-      VR.Features = encodeFeatures(Features[Pick[B]]);
-      auto Fail = [&](VariantStatus S, std::string Why) {
-        VR.Status = S;
-        std::replace(Why.begin(), Why.end(), '\n', ' ');
-        VR.Reason = std::move(Why);
-      };
-      Phase = Clock::now();
-      Compiler.wait(B);
-      Result.CompileSeconds += Since(Phase);
-      if (Batch[B].SameAs) {
-        // The same program as a better-ranked candidate: its result.
-        const TunedVariant &Same =
-            Rows[Batch[B].EarlierRound ? *Batch[B].SameAs
-                                       : Base + *Batch[B].SameAs];
-        Row.Result.Status = Same.Result.Status;
-        Row.Result.Seconds = Same.Result.Seconds;
-        Row.Result.Reason = "same code as " + Same.Result.Schedule;
-        if (!Same.Result.Reason.empty())
-          Row.Result.Reason += " (" + Same.Result.Reason + ")";
-        Row.GFlops = Same.GFlops;
-        Row.GBytesPerSecond = Same.GBytesPerSecond;
-        Row.Registers = Same.Registers;
-        Row.BlocksPerMultiprocessor = Same.BlocksPerMultiprocessor;
-        Row.SameAs = true;
-        ++Result.SameCode;
+      if (!Batch[B].SameAs)
         continue;
-      }
-      if (!Batch[B].Error.empty()) {
-        Fail(VariantStatus::Failed, Batch[B].Error);
-        continue;
-      }
-      auto Planned = programLaunches(Isl.get(), *Batch[B].Program, *Data);
-      if (!Planned) {
-        Fail(VariantStatus::Dropped, Planned.failure().Message);
-        continue;
-      }
-      std::vector<gpu::Launch> Launches = std::move(*Planned);
-      Phase = Clock::now();
-      gpu::LoadResult L = W.load(Batch[B].Cubin, Launches);
-      Result.RunSeconds += Since(Phase);
-      if (L.Status != gpu::Outcome::Ok) {
-        Fail(VariantStatus::Failed, L.Error);
-        continue;
-      }
-      // Over a resource limit: dropped before it runs, with the reason.
-      std::string Drop;
-      for (size_t F = 0; F < L.Functions.size(); ++F) {
-        const gpu::FunctionInfo &FI = L.Functions[F];
-        const gpu::Launch &LA = Launches[F];
-        long Threads = long(LA.Block[0]) * LA.Block[1] * LA.Block[2];
-        Row.Registers = std::max(Row.Registers, FI.Registers);
-        Row.BlocksPerMultiprocessor = FI.BlocksPerMultiprocessor;
-        if (FI.LocalBytes > 0)
-          Drop = FI.Name + " spills: " + std::to_string(FI.LocalBytes) +
-                 " bytes of local memory per thread (" +
-                 std::to_string(FI.Registers) + " registers)";
-        else if (Threads > FI.MaxThreads)
-          Drop = FI.Name + " needs " + std::to_string(FI.Registers) +
-                 " registers per thread, so blocks of at most " +
-                 std::to_string(FI.MaxThreads) + " threads can launch, not " +
-                 std::to_string(Threads);
-      }
-      if (!Drop.empty()) {
-        Fail(VariantStatus::Dropped, Drop);
-        continue;
-      }
-      RestoreOutputs();
-      // After the first verified candidate, the outputs may stay on the
-      // device, compared there with that one's.
-      bool OnDevice =
-          DeviceChecks && Check.deviceChecks() && Check.hasFirst();
-      auto RunStart = Clock::now();
-      gpu::RunResult Run = W.run(Launches, Opts.RunTimeout, !OnDevice);
-      double RunSeconds = Since(RunStart);
-      Result.RunSeconds += RunSeconds;
-      if (Run.Status != gpu::Outcome::Ok) {
-        Fail(VariantStatus::Failed,
-             Run.Status == gpu::Outcome::TimedOut
-                 ? "timed out after " +
-                       std::to_string(Opts.RunTimeout.count() / 1000) +
-                       " s (the worker was stopped)"
-                 : Run.Error);
-        continue;
-      }
-      Phase = Clock::now();
-      std::string Wrong;
-      if (OnDevice) {
-        Wrong = Check.checkOnDevice(W, Cand, Opts.RunTimeout);
-      } else {
-        for (const gpu::BufferSpec &B : Buffers)
-          if (B.Output)
-            std::memcpy(Cand.array(B.Name).data(), W.hostBuffer(B.Name),
-                        B.Bytes);
-        Wrong = Check.check(Cand);
-        if (Wrong.empty() && DeviceChecks && Check.deviceChecks()) {
-          Check.keepOnDevice(Cand, W);
-          if (CheckerImage.valid())
-            W.setCheckerImage(CheckerImage.get());
-        }
-      }
-      Result.CheckSeconds += Since(Phase);
-      if (!Wrong.empty()) {
-        Fail(VariantStatus::Wrong, Wrong);
-        continue;
-      }
-      // A variant far slower than the best so far is timed once: it cannot
-      // win, and its repeats would only cost time.
-      bool Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
-      Phase = Clock::now();
-      gpu::TimeResult T =
-          W.time(Launches, Hopeless ? 0 : Opts.Warmup,
-                 Hopeless ? 0 : Opts.MinTimeSeconds,
-                 Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
-                 Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
-      Result.TimingSeconds += Since(Phase);
-      if (T.Status != gpu::Outcome::Ok) {
-        Fail(VariantStatus::Failed, T.Status == gpu::Outcome::TimedOut
-                                        ? "timed out while timing"
-                                        : T.Error);
-        continue;
-      }
-      VR.Seconds = T.MedianSeconds;
-      Row.GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
-      Row.GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
-      if (Best == 0 || T.MedianSeconds < Best) {
-        Best = T.MedianSeconds;
-        BestIdx = I;
-      }
+      // The same program as a better-ranked candidate: its result.
+      TunedVariant &Row = Rows[Base + B];
+      const TunedVariant &Same =
+          Rows[Batch[B].EarlierRound ? *Batch[B].SameAs
+                                     : Base + *Batch[B].SameAs];
+      Row.Result.Status = Same.Result.Status;
+      Row.Result.Seconds = Same.Result.Seconds;
+      Row.Result.Reason = "same code as " + Same.Result.Schedule;
+      if (!Same.Result.Reason.empty())
+        Row.Result.Reason += " (" + Same.Result.Reason + ")";
+      Row.GFlops = Same.GFlops;
+      Row.GBytesPerSecond = Same.GBytesPerSecond;
+      Row.Registers = Same.Registers;
+      Row.BlocksPerMultiprocessor = Same.BlocksPerMultiprocessor;
+      Row.Gpu = Same.Gpu;
+      Row.SameAs = true;
+      SameSource[Base + B] = &Same - Rows.data();
+      ++Result.SameCode;
+      Bar.update(++Finished, Best);
     }
     for (Compiled &C : Batch)
       Code.push_back(std::move(C));
@@ -916,6 +1081,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       break;
   }
   Bar.update(N, Best);
+  if (Lanes.size() > 1)
+    BestIdx = retimeOnFirstGpu(Rows, Code, SameSource, Lanes.front().Isl->get(),
+                               *Data, W, Opts, Result);
 
   std::stable_sort(Rows.begin(), Rows.end(),
                    [](const TunedVariant &A, const TunedVariant &B) {

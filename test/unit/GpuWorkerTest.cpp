@@ -319,6 +319,27 @@ TEST_F(FakeWorkerTest, WorkerKilledFromOutsideIsNoticed) {
   expectRestart();
 }
 
+TEST(GpuWorkerTest, OneWorkerPerDevice) {
+  ScopedEnv Fake("LOOPY_WORKER_FAKE", "1");
+  ScopedEnv Path("LOOPY_WORKER", nullptr);
+  {
+    GpuWorker W;
+    EXPECT_EQ(W.device().Ordinal, 0);
+    EXPECT_EQ(W.device().DeviceCount, 1);
+  }
+  ScopedEnv Two("LOOPY_WORKER_FAKE_DEVICES", "2");
+  GpuWorker Second("", 1);
+  EXPECT_EQ(Second.device().Ordinal, 1);
+  EXPECT_EQ(Second.device().DeviceCount, 2);
+  EXPECT_FALSE(Second.path().empty());
+  try {
+    GpuWorker Third(Second.path(), 2);
+    ADD_FAILURE() << "a worker on device 2 of 2 started";
+  } catch (const NoGpuError &E) {
+    EXPECT_TRUE(contains(E.what(), "invalid device ordinal")) << E.what();
+  }
+}
+
 TEST(GpuWorkerTest, DestructorEndsTheWorker) {
   ScopedEnv Fake("LOOPY_WORKER_FAKE", "1");
   pid_t Pid;

@@ -79,7 +79,8 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
     return "--db and --variant exclude each other: the module holds the "
            "tuned winner or the variant named";
   for (const char *Opt :
-       {"budget", "exhaustive", "retune", "report", "db", "search", "verify"})
+       {"budget", "exhaustive", "retune", "report", "db", "search", "verify",
+        "gpus"})
     if (R.count(Opt) && !Opts.Tune && !(Module && std::string(Opt) == "db"))
       return std::string("--") + Opt + " goes with --tune" +
              (std::string(Opt) == "db"
@@ -196,6 +197,10 @@ void addOptions(cxxopts::Options &Options) {
                  "element against the first verified variant on the GPU) "
                  "or 'auto' (whole up to 2e8 FLOPs, else sampled)",
        cxxopts::value<std::string>()->default_value("auto"), "HOW")
+      ("gpus", "with --tune: spread the variants over at most N GPUs of "
+               "the host like the first (0: all of them); the fastest are "
+               "timed again on the first",
+       cxxopts::value<unsigned>()->default_value("0"), "N")
       ("exhaustive", "with --tune: time every variant")
       ("retune", "with --tune: search again even if the database has a result")
       ("report", "with --tune: print the ranked table of the first N variants",
@@ -436,6 +441,7 @@ int run(int argc, char **argv) {
               << Search << "'\n";
     return 1;
   }
+  Opts.Gpus = R["gpus"].as<unsigned>();
   std::string Verify = R["verify"].as<std::string>();
   if (Verify == "whole") {
     Opts.Verify = loopy::CompileOptions::VerifyKind::Whole;

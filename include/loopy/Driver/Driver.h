@@ -90,6 +90,8 @@ struct CompileOptions {
   /// TuneOptions::WholeCheckFlops.
   enum class VerifyKind { Auto, Whole, Sampled };
   VerifyKind Verify = VerifyKind::Auto;
+  /// --gpus: GPUs the search spreads over (TuneOptions::Gpus).
+  unsigned Gpus = 0;
   /// Search again even where the database has a result.
   bool Retune = false;
   /// Rows of the ranked table to print after tuning (0: none).

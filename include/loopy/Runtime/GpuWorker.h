@@ -40,6 +40,9 @@ struct DeviceInfo {
   size_t SharedPerBlockOptin = 0; // with it
   size_t SharedPerMultiprocessor = 0;
   int DriverVersion = 0; // cuDriverGetVersion: 13000 for 13.0
+  /// This device's ordinal, and the devices the driver sees.
+  int Ordinal = 0;
+  int DeviceCount = 1;
 
   /// "sm_90" for compute capability 9.0.
   std::string arch() const;
@@ -206,12 +209,14 @@ public:
   /// $LOOPY_WORKER, else `loopy-worker` next to the running executable,
   /// else the one this library was built with. Throws NoGpuError when
   /// there is no usable GPU, WorkerError when the worker cannot start.
-  explicit GpuWorker(std::string WorkerPath = "");
+  explicit GpuWorker(std::string WorkerPath = "", int Ordinal = 0);
   ~GpuWorker();
   GpuWorker(const GpuWorker &) = delete;
   GpuWorker &operator=(const GpuWorker &) = delete;
 
   const DeviceInfo &device() const;
+  /// The loopy-worker program it runs.
+  const std::string &path() const;
 
   /// Replaces the buffers: allocates shared host memory (zero-filled) and
   /// device memory of these sizes. Pointers from hostBuffer() before the
@@ -277,7 +282,8 @@ std::string findWorker(std::string &Tried);
 /// library, which take failures as values: a user Failure where there is
 /// no usable GPU (NoGpuError), an internal one where the worker cannot
 /// start (WorkerError).
-Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath = "");
+Expected<std::unique_ptr<GpuWorker>> startGpuWorker(std::string WorkerPath = "",
+                                                    int Ordinal = 0);
 
 } // namespace loopy::gpu
 

@@ -27,7 +27,7 @@
 namespace loopy::gpu::protocol {
 
 /// Bumped whenever a message changes shape.
-constexpr uint32_t Version = 2;
+constexpr uint32_t Version = 3;
 
 /// A message that does not decode: truncated, or a field out of range.
 class ProtocolError : public std::runtime_error {
@@ -76,7 +76,7 @@ private:
 };
 
 enum class Request : uint32_t {
-  Hello = 1,  // u32 version -> DeviceInfo
+  Hello = 1,  // u32 version, u32 device ordinal -> DeviceInfo
   SetBuffers, // u64 mapping bytes, BufferSlots -> nothing
   Load,       // bytes image, Launches -> FunctionInfos
   Run,        // Launches, u8 download -> nothing (outputs are in the

@@ -1,13 +1,15 @@
 //===- WorkerServer.h - The GPU worker's side of the protocol ---*- C++ -*-===//
 //
 // What loopy-worker does between its arguments and its exit: it answers
-// the requests of WorkerProtocol.h on the inherited socket, driving device
-// 0 through the CUDA layer of Cuda.h, with the buffers' host side in the
+// the requests of WorkerProtocol.h on the inherited socket, driving the
+// device that Hello names through the CUDA layer of Cuda.h (one worker per
+// GPU), with the buffers' host side in the
 // inherited memfd. It exits on end of file, after answering NoGpu, and
 // after a sticky CUDA error (the context is lost; only a new process can
 // use the GPU again).
 //
-// With Fake set it drives no GPU: it reports an invented device, and its
+// With Fake set it drives no GPU: it reports an invented device (one of
+// LOOPY_WORKER_FAKE_DEVICES, default 1), and its
 // launches act by name ("hang" never returns, "crash" raises SIGSEGV,
 // "fault" fails with a sticky CUDA_ERROR_ILLEGAL_ADDRESS, "copy" copies
 // its first buffer argument to its second, any other does nothing; a

@@ -47,6 +47,11 @@ struct TuneOptions {
   SearchKind Search = SearchKind::Families;
   /// Time every variant the planner lists.
   bool Exhaustive = false;
+  /// GPUs of the host the candidates are spread over, each verified and
+  /// timed on one, the fastest few timed again on the caller's (the one
+  /// the winner runs on): at most this many, of those like the caller's
+  /// GPU (the same name and compute capability); 0 for all of them.
+  unsigned Gpus = 0;
   /// Search again even where the database holds a result (and replace it).
   bool Retune = false;
   /// Seed of the random inputs.
@@ -112,6 +117,8 @@ struct TunedVariant {
   /// The round of the search that ran it (Tuner/Search.h): 1, or 2 for
   /// the variants of the families that measured fastest.
   unsigned Round = 1;
+  /// The ordinal of the GPU that timed it.
+  int Gpu = 0;
 };
 
 struct TuneResult {
@@ -134,6 +141,8 @@ struct TuneResult {
   bool DatabaseInMemory = false;
   /// Variants tried that had a better-ranked one's code (SameAs).
   size_t SameCode = 0;
+  /// GPUs the search ran on (TuneOptions::Gpus).
+  size_t Gpus = 1;
   /// The learned search: timed variants of earlier searches on this GPU
   /// that its model learned from, besides this search's.
   size_t EarlierTimings = 0;
