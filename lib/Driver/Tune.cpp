@@ -69,6 +69,8 @@ static void printReport(std::ostream &OS, const TuneResult &R, size_t Rows) {
     }
     std::snprintf(Line, sizeof Line, "%-7s  ", variantStatusName(V.Result.Status));
     OS << Line << V.Result.Schedule;
+    if (V.PredictedSeconds && !R.FromDatabase)
+      OS << "  (predicted " << fixed(*V.PredictedSeconds * 1e3, 4) << " ms)";
     if (!V.Result.Reason.empty())
       OS << "\n//       " << V.Result.Reason.substr(0, 200);
     OS << "\n";
@@ -134,6 +136,9 @@ static void printResult(std::ostream &OS, const Kernel &K,
          << " timings of earlier searches";
     if (R.Gpus > 1)
       OS << ", on " << R.Gpus << " GPUs";
+    if (R.PredictionError > 0)
+      OS << ", the model's median prediction error a factor of "
+         << fixed(R.PredictionError, 2);
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
        << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
@@ -170,6 +175,8 @@ static Json resultJson(const Kernel &K, const TuneRequest &Req,
       Row["round"] = V.Round;
       if (R.Gpus > 1)
         Row["gpu"] = V.Gpu;
+      if (V.PredictedSeconds)
+        Row["predicted_s"] = *V.PredictedSeconds;
     }
     if (!V.Result.Reason.empty())
       Row["reason"] = V.Result.Reason;

@@ -319,7 +319,8 @@ std::vector<size_t>
 learnedNext(const std::vector<std::vector<double>> &Features,
             const std::vector<size_t> &Done,
             const std::vector<std::optional<double>> &Seconds, size_t Count,
-            const std::vector<std::pair<std::vector<double>, double>> &Extra) {
+            const std::vector<std::pair<std::vector<double>, double>> &Extra,
+            std::vector<std::optional<double>> *PredictedSeconds) {
   std::vector<char> Ran(Features.size(), 0);
   for (size_t D : Done)
     if (D < Ran.size())
@@ -371,6 +372,13 @@ learnedNext(const std::vector<std::vector<double>> &Features,
   });
   if (Left.size() > Count)
     Left.resize(Count);
+  if (PredictedSeconds) {
+    PredictedSeconds->clear();
+    for (size_t V : Left)
+      PredictedSeconds->push_back(
+          Own ? std::optional<double>(Fastest * std::exp(Predicted[V]))
+              : std::nullopt);
+  }
   return Left;
 }
 

@@ -2,11 +2,11 @@
 #include "loopy/Tuner/Tuner.h"
 
 #include "loopy/CodeGen/Launch.h"
+#include "loopy/CodeGen/Plant.h"
+#include "loopy/CodeGen/Printer.h"
 #include "loopy/Compile/Compile.h"
 #include "loopy/Compile/LaunchArgs.h"
 #include "loopy/Compile/Parallel.h"
-#include "loopy/CodeGen/Plant.h"
-#include "loopy/CodeGen/Printer.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
@@ -18,20 +18,20 @@
 #include "loopy/Tuner/Search.h"
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
+#include <cassert>
 #include <cfloat>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <future>
 #include <ctime>
-#include <limits>
 #include <functional>
-#include <ostream>
-#include <condition_variable>
+#include <future>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <ostream>
 #include <set>
 #include <thread>
 
@@ -209,12 +209,10 @@ struct Compiled {
 /// whose code is an earlier one's (SameAs): of this round, or of one
 /// before, whose candidates' code identities \p Seen holds with their
 /// positions among all candidates; this round's are added, from \p Base.
-std::vector<Compiled> lowerCandidates(const TuneRequest &R,
-                                      const std::vector<Variant> &Vs,
-                                      const std::vector<size_t> &Pick,
-                                      const TuneOptions &Opts, bool Plant,
-                                      std::map<std::string, size_t> &Seen,
-                                      size_t Base) {
+std::vector<Compiled>
+lowerCandidates(const TuneRequest &R, const std::vector<Variant> &Vs,
+                const std::vector<size_t> &Pick, const TuneOptions &Opts,
+                bool Plant, std::map<std::string, size_t> &Seen, size_t Base) {
   std::vector<Expected<DeviceProgram>> Lowered =
       lowerVariants(*R.Source, R.KernelIndex, Vs, Pick, Opts.Jobs);
   std::vector<Compiled> Out(Pick.size());
@@ -368,9 +366,11 @@ public:
     std::set<unsigned> Written;
     for (unsigned S = 0; S < K.Stmts.size(); ++S) {
       const Statement &St = K.Stmts[S];
-      auto Points = sampleOutputPoints(K, Data, S, Opts.SamplePoints, Opts.Seed + S);
-      bool Depends = std::any_of(St.Reads.begin(), St.Reads.end(),
-                                 [&](const Access &A) { return Written.count(A.Arg); });
+      auto Points =
+          sampleOutputPoints(K, Data, S, Opts.SamplePoints, Opts.Seed + S);
+      bool Depends =
+          std::any_of(St.Reads.begin(), St.Reads.end(),
+                      [&](const Access &A) { return Written.count(A.Arg); });
       if (Depends)
         Deferred.push_back({S, std::move(Points)});
       else
@@ -413,8 +413,7 @@ public:
   std::string checkOnDevice(gpu::GpuWorker &W, HostData &Cand,
                             std::chrono::milliseconds Timeout) const {
     for (const PointReference &R : Samples) {
-      const HostArray &Out =
-          Cand.array(K.Args[K.Stmts[R.Stmt].Write.Arg].Name);
+      const HostArray &Out = Cand.array(K.Args[K.Stmts[R.Stmt].Write.Arg].Name);
       std::vector<uint64_t> Offsets;
       for (long O : R.Offsets)
         if (O >= 0)
@@ -445,7 +444,8 @@ public:
       if (!A.isArray() || A.Mode == ArgMode::In)
         continue;
       Specs.push_back({A.Name, referenceName(A.Name), elementKind(A.Type),
-                       poisonBits(A.Type), 2 * tolerance(A.Type, Length[A.Name])});
+                       poisonBits(A.Type),
+                       2 * tolerance(A.Type, Length[A.Name])});
       Arrays.push_back(&A);
     }
     gpu::CompareResult C = W.compare(Specs, Timeout);
@@ -458,13 +458,12 @@ public:
       bool TooFar = isFloat(A.Type) && RelL2 > Specs[I].Tolerance;
       if (!S.Bad && !TooFar)
         continue;
-      std::string Msg = "against the first verified variant: array '" +
-                        A.Name + "': ";
+      std::string Msg =
+          "against the first verified variant: array '" + A.Name + "': ";
       if (S.Bad) {
         // The first bad element, with both values.
         unsigned Bytes = dtypeSize(A.Type);
-        gpu::GatherResult GC =
-            W.gather(A.Name, Bytes, {S.FirstBad}, Timeout);
+        gpu::GatherResult GC = W.gather(A.Name, Bytes, {S.FirstBad}, Timeout);
         gpu::GatherResult GR =
             W.gather(Specs[I].Reference, Bytes, {S.FirstBad}, Timeout);
         Msg += S.Bad == 1 ? "1 element differs, at offset "
@@ -627,15 +626,15 @@ startMoreWorkers(const gpu::GpuWorker &W, const TuneOptions &Opts,
   std::vector<std::future<std::unique_ptr<gpu::GpuWorker>>> Starting;
   for (int O = 0; O < D.DeviceCount; ++O)
     if (O != D.Ordinal)
-      Starting.push_back(std::async(
-          std::launch::async,
-          [O, Path = W.path()]() -> std::unique_ptr<gpu::GpuWorker> {
-            try {
-              return std::make_unique<gpu::GpuWorker>(Path, O);
-            } catch (std::exception &) {
-              return nullptr;
-            }
-          }));
+      Starting.push_back(
+          std::async(std::launch::async,
+                     [O, Path = W.path()]() -> std::unique_ptr<gpu::GpuWorker> {
+                       try {
+                         return std::make_unique<gpu::GpuWorker>(Path, O);
+                       } catch (std::exception &) {
+                         return nullptr;
+                       }
+                     }));
   for (auto &F : Starting) {
     std::unique_ptr<gpu::GpuWorker> X = F.get();
     if (X && X->device().Name == D.Name && X->device().CcMajor == D.CcMajor &&
@@ -673,10 +672,9 @@ size_t retimeOnFirstGpu(std::vector<TunedVariant> &Rows,
     gpu::LoadResult L = W.load(Code[I].Cubin, *Planned);
     if (L.Status != gpu::Outcome::Ok)
       continue;
-    gpu::TimeResult T =
-        W.time(*Planned, Opts.Warmup, Opts.MinTimeSeconds, Opts.MinRepeats,
-               Opts.MaxRepeats,
-               Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+    gpu::TimeResult T = W.time(
+        *Planned, Opts.Warmup, Opts.MinTimeSeconds, Opts.MinRepeats,
+        Opts.MaxRepeats, Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
     if (T.Status != gpu::Outcome::Ok)
       continue;
     for (size_t J = 0; J < Rows.size(); ++J)
@@ -738,9 +736,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                                          W.device().SharedPerMultiprocessor));
   }
   bool Learned = Opts.Search == TuneOptions::SearchKind::Learned;
-  bool TwoRounds = (Opts.Search == TuneOptions::SearchKind::Families ||
-                    Learned) &&
-                   N < Vs.size() && N >= 4;
+  bool TwoRounds =
+      (Opts.Search == TuneOptions::SearchKind::Families || Learned) &&
+      N < Vs.size() && N >= 4;
   std::vector<size_t> Pick;
   if (TwoRounds) {
     Pick = familiesFirst(Names, N);
@@ -773,8 +771,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   // cache), ready when the first candidate is verified.
   std::future<std::string> CheckerImage;
   if (DeviceChecks)
-    CheckerImage = std::async(
-        std::launch::async, [&Opts, Arch = W.device().arch()] {
+    CheckerImage =
+        std::async(std::launch::async, [&Opts, Arch = W.device().arch()] {
           std::optional<CompileCache> Cache = openCompileCache(Opts);
           std::string Error; // compare() compiles again, and says why
           return compileCached(gpu::checkerSource(), "loopy-check.cu", Arch,
@@ -809,7 +807,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   auto Phase = Clock::now();
   // The code identities of every candidate lowered, across rounds.
   std::map<std::string, size_t> Seen;
-  std::vector<Compiled> Code = lowerCandidates(R, Vs, Pick, Opts, true, Seen, 0);
+  std::vector<Compiled> Code =
+      lowerCandidates(R, Vs, Pick, Opts, true, Seen, 0);
   Result.CompileSeconds = Since(Phase);
   std::optional<Verifier> CheckHolder;
   IslContext Isl;
@@ -947,11 +946,10 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Hopeless = Best > 0 && RunSeconds > 20 * Best + 0.05;
     }
     Start = Clock::now();
-    gpu::TimeResult T =
-        LW.time(Launches, Hopeless ? 0 : Opts.Warmup,
-                Hopeless ? 0 : Opts.MinTimeSeconds,
-                Hopeless ? 1 : Opts.MinRepeats, Opts.MaxRepeats,
-                Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+    gpu::TimeResult T = LW.time(
+        Launches, Hopeless ? 0 : Opts.Warmup,
+        Hopeless ? 0 : Opts.MinTimeSeconds, Hopeless ? 1 : Opts.MinRepeats,
+        Opts.MaxRepeats, Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
     TimingTime += Since(Start);
     if (T.Status != gpu::Outcome::Ok) {
       Fail(VariantStatus::Failed, T.Status == gpu::Outcome::TimedOut
@@ -1065,10 +1063,11 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Seconds.push_back(Row.Result.Seconds);
     }
     size_t Left = N - Rows.size();
+    std::vector<std::optional<double>> Predicted;
     std::vector<size_t> Next =
         Learned ? learnedNext(Features, Done, Seconds,
                               Left <= 4 ? Left : std::max<size_t>(4, Left / 2),
-                              Earlier)
+                              Earlier, &Predicted)
                 : fastestFamiliesNext(Names, Done, Seconds, Left);
     if (Next.empty())
       break;
@@ -1076,9 +1075,24 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     std::vector<Compiled> More =
         lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
     Result.CompileSeconds += Since(Phase);
+    size_t RoundBase = Rows.size();
     RunRound(std::move(More), Next, Round);
+    for (size_t I = 0; I < Predicted.size() && RoundBase + I < Rows.size(); ++I)
+      Rows[RoundBase + I].PredictedSeconds = Predicted[I];
     if (!Learned)
       break;
+  }
+  {
+    std::vector<double> Errors;
+    for (const TunedVariant &Row : Rows)
+      if (Row.PredictedSeconds && Row.Result.Seconds && !Row.SameAs)
+        Errors.push_back(
+            std::fabs(std::log(*Row.Result.Seconds / *Row.PredictedSeconds)));
+    if (!Errors.empty()) {
+      std::nth_element(Errors.begin(), Errors.begin() + Errors.size() / 2,
+                       Errors.end());
+      Result.PredictionError = std::exp(Errors[Errors.size() / 2]);
+    }
   }
   Bar.update(N, Best);
   if (Lanes.size() > 1)
@@ -1110,11 +1124,12 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   Rec.MedianSeconds = *Win.Result.Seconds;
   Rec.GFlops = Win.GFlops;
   Rec.GBytesPerSecond = Win.GBytesPerSecond;
-  Rec.VariantsTimed = static_cast<int64_t>(std::count_if(
-      Rows.begin(), Rows.end(), [](const TunedVariant &V) {
+  Rec.VariantsTimed = static_cast<int64_t>(
+      std::count_if(Rows.begin(), Rows.end(), [](const TunedVariant &V) {
         return V.Result.Seconds.has_value() && !V.SameAs;
       }));
-  Rec.TuningSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
+  Rec.TuningSeconds =
+      std::chrono::duration<double>(Clock::now() - Start).count();
   Rec.Timestamp = static_cast<int64_t>(std::time(nullptr));
   Rec.LoopycVersion = LOOPY_VERSION;
   // The winner's code, so that reading it back compiles nothing.

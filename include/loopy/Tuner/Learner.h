@@ -94,13 +94,16 @@ std::optional<std::vector<double>> decodeFeatures(const std::string &Text);
 /// predicted come first (ties in rank order). \p Extra adds training rows
 /// from elsewhere (another search's variants: features and the logarithm
 /// of time over its fastest), which weigh as much together as this
-/// search's measurements.
+/// search's measurements. \p Predicted, where given, gets the predicted
+/// time of each variant returned, in seconds (none where nothing was
+/// timed yet).
 std::vector<size_t>
 learnedNext(const std::vector<std::vector<double>> &Features,
             const std::vector<size_t> &Done,
             const std::vector<std::optional<double>> &Seconds, size_t Count,
             const std::vector<std::pair<std::vector<double>, double>> &Extra =
-                {});
+                {},
+            std::vector<std::optional<double>> *Predicted = nullptr);
 
 } // namespace loopy
 

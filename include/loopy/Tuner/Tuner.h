@@ -119,6 +119,9 @@ struct TunedVariant {
   unsigned Round = 1;
   /// The ordinal of the GPU that timed it.
   int Gpu = 0;
+  /// The learned search's rounds after the first: the time its model
+  /// predicted when it chose the variant.
+  std::optional<double> PredictedSeconds;
 };
 
 struct TuneResult {
@@ -143,6 +146,10 @@ struct TuneResult {
   size_t SameCode = 0;
   /// GPUs the search ran on (TuneOptions::Gpus).
   size_t Gpus = 1;
+  /// The learned search: the median over the variants its model chose and
+  /// that were timed of |log(time / predicted)|, as a factor (1.2: the
+  /// predictions were 20% off, either way); 0 where there are none.
+  double PredictionError = 0;
   /// The learned search: timed variants of earlier searches on this GPU
   /// that its model learned from, besides this search's.
   size_t EarlierTimings = 0;
