@@ -30,7 +30,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/loopy DESTINATION include
 # time, so ordinary builds do not pay for copying the archives again.
 set(LOOPY_ARCHIVES LoopyApi LoopyDriver LoopyTuner LoopyCompile LoopyInterp
     LoopyCodeGen LoopyPlanner LoopySchedule LoopyAnalysis LoopySema
-    LoopyFrontend LoopyIR LoopyRuntime LoopyCuda LoopySupport)
+    LoopyFrontend LoopyIR LoopyRuntime LoopyCuda LoopySupport LoopyHalf)
 set(LOOPY_ARCHIVE_MEMBERS "")
 foreach(A IN LISTS LOOPY_ARCHIVES)
   string(APPEND LOOPY_ARCHIVE_MEMBERS "addlib $<TARGET_FILE:${A}>\n")
