@@ -65,7 +65,8 @@ struct ArgumentInfo {
   enum class Kind { Index, Scalar, Array };
   std::string Name;
   Kind ArgKind = Kind::Array;
-  /// "f16", "bf16", "f32", "f64", "i32", "i64" (index parameters: "i64").
+  /// "f16", "bf16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "i64"
+  /// (index parameters: "i64").
   std::string DType;
   /// Bytes of one element (of the value, for a scalar).
   unsigned ElementBytes = 0;
@@ -103,7 +104,8 @@ struct ArrayArg {
       : Name(std::move(Name)), Pointer(Pointer), DType(std::move(DType)) {}
   std::string Name;
   DevicePtr Pointer = 0;
-  /// "f16", "bf16", "f32", "f64", "i32" or "i64".
+  /// "f16", "bf16", "f32", "f64", "i8", "u8", "i16", "u16", "i32" or
+  /// "i64".
   std::string DType;
 };
 /// An element of an f16 or bf16 array: its 16 bits, laid out as CUDA's
@@ -133,6 +135,18 @@ template <> struct DTypeOf<std::int32_t> {
 };
 template <> struct DTypeOf<std::int64_t> {
   static constexpr const char *Name = "i64";
+};
+template <> struct DTypeOf<std::int8_t> {
+  static constexpr const char *Name = "i8";
+};
+template <> struct DTypeOf<std::uint8_t> {
+  static constexpr const char *Name = "u8";
+};
+template <> struct DTypeOf<std::int16_t> {
+  static constexpr const char *Name = "i16";
+};
+template <> struct DTypeOf<std::uint16_t> {
+  static constexpr const char *Name = "u16";
 };
 /// arg("a", DeviceA) with DeviceA a float * (const or not) on the device.
 template <class T> ArrayArg arg(const std::string &Name, T *Device) {

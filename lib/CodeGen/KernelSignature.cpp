@@ -64,6 +64,7 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   DK.Index32 = G.Index32;
   DK.Atomics = M.splitAcrossBlocks();
   DK.Name = kernelName(K, S);
+  DK.MinBlocks = Sch.MinBlocks;
   for (int A = 0; A < 3; ++A) {
     DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
     if (!M.BlockId[A].empty())

@@ -29,6 +29,14 @@ std::vector<unsigned char> scalarArgBytes(DType T, double Float, int64_t Int) {
     return Bytes(floatToBf16(static_cast<float>(Float)));
   case DType::I32:
     return Bytes(static_cast<int32_t>(Int));
+  case DType::I8:
+    return Bytes(static_cast<int8_t>(Int));
+  case DType::U8:
+    return Bytes(static_cast<uint8_t>(Int));
+  case DType::I16:
+    return Bytes(static_cast<int16_t>(Int));
+  case DType::U16:
+    return Bytes(static_cast<uint16_t>(Int));
   default:
     return Bytes(Int);
   }

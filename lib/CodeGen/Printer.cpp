@@ -48,6 +48,10 @@ struct Spelling {
   /// size the launch gives (CUDA's extern __shared__); OpenCL declares
   /// them as they are.
   bool DynamicShared;
+  /// A kernel may ask for a number of resident blocks
+  /// (__launch_bounds__, DeviceKernel::MinBlocks); OpenCL has no such
+  /// request and prints none.
+  bool LaunchBounds;
 };
 
 const Spelling CudaSpelling = {
@@ -108,7 +112,7 @@ const Spelling CudaSpelling = {
     "}\n"
     "static __device__ __forceinline__ float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
     "static __device__ __forceinline__ float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
-    true, true, false, true};
+    true, true, false, true, true};
 
 const Spelling OpenCLSpelling = {
     "__kernel void",
@@ -193,7 +197,7 @@ const Spelling OpenCLSpelling = {
     "}\n"
     "static inline float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
     "static inline float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
-    false, false, true, false};
+    false, false, true, false, false};
 
 
 class Printer {
@@ -231,7 +235,12 @@ void Printer::kernel(const DeviceKernel &DK) {
   OS << "\n";
   for (const std::string &H : DK.Header)
     OS << "// " << H << "\n";
-  OS << Sp.KernelQualifier << " " << DK.Name << "(";
+  OS << Sp.KernelQualifier << " ";
+  if (Sp.LaunchBounds && DK.MinBlocks)
+    OS << "__launch_bounds__("
+       << DK.BlockDim[0] * DK.BlockDim[1] * DK.BlockDim[2] << ", "
+       << DK.MinBlocks << ") ";
+  OS << DK.Name << "(";
   for (size_t I = 0; I < DK.Params.size(); ++I) {
     const KernelParam &P = DK.Params[I];
     OS << (I ? ",\n    " : "\n    ");

@@ -106,9 +106,18 @@ static std::string literal(const Expr &E) {
   return floatLiteral(V, E.Type);
 }
 
+/// \p X, an integer computed in int, wrapped to \p T where \p T is an 8-
+/// or 16-bit integer: a cast, which wraps modulo 2^bits on every target.
+static std::string wrapped(DType T, const std::string &X) {
+  return std::string("((") + cTypeName(T) + ")(" + X + "))";
+}
+
 /// \p X, a float computed in float, rounded to \p T where \p T is f16 or
-/// bf16 (each operation's result is); \p X itself otherwise.
+/// bf16 (each operation's result is); an integer computed in int wrapped
+/// to \p T where \p T is an 8- or 16-bit integer; \p X itself otherwise.
 static std::string rounded(CodeGenState &G, DType T, const std::string &X) {
+  if (isNarrowInt(T))
+    return wrapped(T, X);
   if (!isHalf(T))
     return X;
   G.Half = true;
@@ -124,28 +133,37 @@ static std::string widened(CodeGenState &G, DType T, const std::string &X) {
   return std::string("loopy_ld_") + dtypeName(T) + "(" + X + ")";
 }
 
+/// Whether \p X is \p Open (which ends in '(') with all of X's text after
+/// it inside those parentheses: "f(a)" for "f(", not "f(a) + g(b)".
+static bool enclosedBy(const std::string &X, const std::string &Open) {
+  if (X.rfind(Open, 0) != 0 || X.empty() || X.back() != ')')
+    return false;
+  int Depth = 0;
+  for (size_t I = Open.size() - 1; I < X.size(); ++I) {
+    Depth += X[I] == '(' ? 1 : X[I] == ')' ? -1 : 0;
+    if (Depth == 0)
+      return I == X.size() - 1;
+  }
+  return false;
+}
+
 /// \p X, a value of type \p T, as stored in an element of that type: f16
-/// and bf16 narrowed to their 16 bits.
+/// and bf16 narrowed to their 16 bits, the 8- and 16-bit integers wrapped
+/// (where they are not yet).
 static std::string narrowed(CodeGenState &G, DType T, const std::string &X) {
+  if (isNarrowInt(T))
+    return X.rfind(std::string("((") + cTypeName(T) + ")(", 0) == 0 &&
+                   enclosedBy(X, "(")
+               ? X
+               : wrapped(T, X);
   if (!isHalf(T))
     return X;
   G.Half = true;
   // A value rounded to the type already narrows as it is.
   std::string Rounded = std::string("loopy_rn_") + dtypeName(T) + "(";
   std::string Inner = X;
-  if (X.rfind(Rounded, 0) == 0 && X.back() == ')') {
-    int Depth = 0;
-    size_t Close = std::string::npos;
-    for (size_t I = Rounded.size() - 1; I < X.size(); ++I) {
-      Depth += X[I] == '(' ? 1 : X[I] == ')' ? -1 : 0;
-      if (Depth == 0) {
-        Close = I;
-        break;
-      }
-    }
-    if (Close == X.size() - 1)
-      Inner = X.substr(Rounded.size(), X.size() - Rounded.size() - 1);
-  }
+  if (enclosedBy(X, Rounded))
+    Inner = X.substr(Rounded.size(), X.size() - Rounded.size() - 1);
   return std::string("loopy_st_") + dtypeName(T) + "(" + Inner + ")";
 }
 
@@ -196,15 +214,17 @@ static std::string valueText(CodeGenState &G, const Expr &E,
   case ExprKind::Read:
     return widened(G, E.Type, readText(G, E.AccessId, Build, Iter, P));
   case ExprKind::Unary:
-    return std::string(E.unaryOp() == UnaryOp::Neg ? "-" : "!") + "(" +
-           V(*E.Operands[0]) + ")";
+    return rounded(G, E.Type,
+                   std::string(E.unaryOp() == UnaryOp::Neg ? "-" : "!") +
+                       "(" + V(*E.Operands[0]) + ")");
   case ExprKind::Binary:
     if (needsDefinedDivision(E)) {
       G.IntDivision = true;
-      return std::string(E.binaryOp() == BinaryOp::Div ? "loopy_div_"
-                                                       : "loopy_rem_") +
-             dtypeName(E.Type) + "(" + V(*E.Operands[0]) + ", " +
-             V(*E.Operands[1]) + ")";
+      return rounded(G, E.Type,
+                     std::string(E.binaryOp() == BinaryOp::Div ? "loopy_div_"
+                                                               : "loopy_rem_") +
+                         dtypeName(computeType(E.Type)) + "(" +
+                         V(*E.Operands[0]) + ", " + V(*E.Operands[1]) + ")");
     }
     return rounded(G, E.Type,
                    "(" + V(*E.Operands[0]) + " " +
@@ -218,7 +238,7 @@ static std::string valueText(CodeGenState &G, const Expr &E,
         return "fabs(" + V(*E.Operands[0]) + ")";
       // X in parentheses: "-" before a negated operand would read "--".
       std::string X = "(" + V(*E.Operands[0]) + ")";
-      return "(" + X + " < 0 ? -" + X + " : " + X + ")";
+      return rounded(G, E.Type, "(" + X + " < 0 ? -" + X + " : " + X + ")");
     }
     bool MinMax = E.mathFn() == MathFn::Min || E.mathFn() == MathFn::Max;
     if (F && MinMax)
@@ -233,11 +253,25 @@ static std::string valueText(CodeGenState &G, const Expr &E,
       if (!F && MinMax && E.Type == DType::I64 &&
           (OK == ExprKind::IntConst || (OK == ExprKind::Index && !G.Index32)))
         X = "((" + std::string(cTypeName(E.Type)) + ")" + X + ")";
+      // OpenCL's min and max have no overload for a char or short beside
+      // an int: 8- and 16-bit operands are compared as the int they are.
+      if (MinMax && isNarrowInt(E.Type))
+        X = "((int)" + X + ")";
       S += (I ? ", " : "") + X;
     }
     return rounded(G, E.Type, S + ")");
   }
   case ExprKind::Cast:
+    if (isNarrowInt(E.Type)) {
+      // From an integer: wrapped. From a float: truncated toward zero and
+      // saturated at the type's limits, through int, as the interpreter.
+      const Expr &From = *E.Operands[0];
+      if (!isFloat(From.Type))
+        return wrapped(E.Type, V(From));
+      return wrapped(E.Type, "min(max((int)(" + V(From) + "), " +
+                                 std::to_string(intMin(E.Type)) + "), " +
+                                 std::to_string(intMax(E.Type)) + ")");
+    }
     return rounded(G, E.Type,
                    std::string("((") + cTypeName(computeType(E.Type)) + ")" +
                        V(*E.Operands[0]) + ")");
@@ -318,6 +352,11 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
         std::string Acc = A.Name + "[" + R + "]";
         std::string V = valueText(G, *A.Reduce->Operands[0], Build, Iter, P);
         ReduceOp Op = A.Reduce->reduceOp();
+        // An 8- or 16-bit value taken into the int accumulator's max or
+        // min as an int: OpenCL's max(int, short) is ambiguous.
+        if (isNarrowInt(A.Reduce->Type) && Op != ReduceOp::Sum &&
+            Op != ReduceOp::Prod)
+          V = "((int)" + V + ")";
         if (Op == ReduceOp::Sum || Op == ReduceOp::Prod)
           I.Lines.push_back(Acc + (Op == ReduceOp::Sum ? " += " : " *= ") + V +
                             ";");
@@ -333,8 +372,8 @@ Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
       const Expr &Rhs = outputRhs(S, O);
       std::string Out =
           writtenElement(G, outputWrite(S, O), Build, Iter, Piece::Write);
-      assert((!isHalf(Rhs.Type) || !M.splitAcrossBlocks()) &&
-             "no f16 or bf16 output is split across blocks");
+      assert((computeType(Rhs.Type) == Rhs.Type || !M.splitAcrossBlocks()) &&
+             "no output of a type computed wider is split across blocks");
       if (G.InitOutputs)
         I.Lines.push_back(Out + " = " + identity(Rhs.reduceOp(), Rhs.Type) +
                           ";");

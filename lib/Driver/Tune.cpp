@@ -136,6 +136,8 @@ static void printResult(std::ostream &OS, const Kernel &K,
          << " timings of earlier searches";
     if (R.Gpus > 1)
       OS << ", on " << R.Gpus << " GPUs";
+    if (R.OccupancyRuns)
+      OS << ", " << R.OccupancyRuns << " more with launch bounds";
     if (R.PredictionError > 0)
       OS << ", the model's median prediction error a factor of "
          << fixed(R.PredictionError, 2);
@@ -215,6 +217,7 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   }
   TO.Retune = Opts.Retune;
   TO.Gpus = Opts.Gpus;
+  TO.OccupancyTries = Opts.OccupancyTries;
   if (Opts.Verify == CompileOptions::VerifyKind::Whole)
     TO.WholeCheckFlops = std::numeric_limits<double>::infinity();
   else if (Opts.Verify == CompileOptions::VerifyKind::Sampled)

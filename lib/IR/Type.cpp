@@ -19,6 +19,14 @@ const char *dtypeName(DType T) {
     return "f16";
   case DType::BF16:
     return "bf16";
+  case DType::I8:
+    return "i8";
+  case DType::U8:
+    return "u8";
+  case DType::I16:
+    return "i16";
+  case DType::U16:
+    return "u16";
   }
   return "?";
 }
@@ -36,6 +44,14 @@ std::optional<DType> parseStorableDType(std::string_view S) {
     return DType::F16;
   if (S == "bf16")
     return DType::BF16;
+  if (S == "i8")
+    return DType::I8;
+  if (S == "u8")
+    return DType::U8;
+  if (S == "i16")
+    return DType::I16;
+  if (S == "u16")
+    return DType::U16;
   return std::nullopt;
 }
 
@@ -55,6 +71,14 @@ const char *cTypeName(DType T) {
     return "loopy_f16";
   case DType::BF16:
     return "loopy_bf16";
+  case DType::I8:
+    return "signed char";
+  case DType::U8:
+    return "unsigned char";
+  case DType::I16:
+    return "short";
+  case DType::U16:
+    return "unsigned short";
   }
   return "?";
 }
@@ -62,16 +86,64 @@ const char *cTypeName(DType T) {
 bool isFloat(DType T) {
   return T == DType::F32 || T == DType::F64 || isHalf(T);
 }
-bool isInteger(DType T) { return T == DType::I32 || T == DType::I64; }
+bool isInteger(DType T) {
+  return T == DType::I32 || T == DType::I64 || isNarrowInt(T);
+}
 bool isHalf(DType T) { return T == DType::F16 || T == DType::BF16; }
-DType computeType(DType T) { return isHalf(T) ? DType::F32 : T; }
+bool isNarrowInt(DType T) {
+  return T == DType::I8 || T == DType::U8 || T == DType::I16 ||
+         T == DType::U16;
+}
+DType computeType(DType T) {
+  return isHalf(T) ? DType::F32 : isNarrowInt(T) ? DType::I32 : T;
+}
+
+long long intMin(DType T) {
+  switch (T) {
+  case DType::I8:
+    return -128;
+  case DType::I16:
+    return -32768;
+  case DType::I32:
+    return -2147483647LL - 1;
+  case DType::U8:
+  case DType::U16:
+  case DType::Bool:
+    return 0;
+  default:
+    return -9223372036854775807LL - 1;
+  }
+}
+
+long long intMax(DType T) {
+  switch (T) {
+  case DType::I8:
+    return 127;
+  case DType::U8:
+    return 255;
+  case DType::I16:
+    return 32767;
+  case DType::U16:
+    return 65535;
+  case DType::I32:
+    return 2147483647;
+  case DType::Bool:
+    return 1;
+  default:
+    return 9223372036854775807LL;
+  }
+}
 
 unsigned dtypeSize(DType T) {
   switch (T) {
   case DType::Bool:
+  case DType::I8:
+  case DType::U8:
     return 1;
   case DType::F16:
   case DType::BF16:
+  case DType::I16:
+  case DType::U16:
     return 2;
   case DType::I32:
   case DType::F32:

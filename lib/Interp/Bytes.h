@@ -58,9 +58,42 @@ inline void storeFloat(unsigned char *P, DType T, double V) {
   }
 }
 
-/// The integer element of type \p T (i32 or i64) at \p P, sign-extended.
+/// The integer element of type \p T at \p P, sign- or zero-extended.
 inline int64_t loadInt(const unsigned char *P, DType T) {
-  return T == DType::I32 ? loadAs<int32_t>(P) : loadAs<int64_t>(P);
+  switch (T) {
+  case DType::I8:
+    return loadAs<int8_t>(P);
+  case DType::U8:
+    return loadAs<uint8_t>(P);
+  case DType::I16:
+    return loadAs<int16_t>(P);
+  case DType::U16:
+    return loadAs<uint16_t>(P);
+  case DType::I32:
+    return loadAs<int32_t>(P);
+  default:
+    return loadAs<int64_t>(P);
+  }
+}
+
+/// \p V wrapped to the integer type \p T (modulo 2^bits) and stored at
+/// \p P.
+inline void storeInt(unsigned char *P, DType T, int64_t V) {
+  switch (T) {
+  case DType::I8:
+  case DType::U8:
+    storeAs(P, static_cast<uint8_t>(V));
+    break;
+  case DType::I16:
+  case DType::U16:
+    storeAs(P, static_cast<uint16_t>(V));
+    break;
+  case DType::I32:
+    storeAs(P, static_cast<uint32_t>(V));
+    break;
+  default:
+    storeAs(P, V);
+  }
 }
 
 } // namespace loopy::interp

@@ -30,7 +30,25 @@ Value floatValue(DType T, double X) {
 
 Value intValue(DType T, int64_t X) {
   Value V;
-  V.I = T == DType::I32 ? static_cast<int32_t>(static_cast<uint32_t>(X)) : X;
+  switch (T) {
+  case DType::I8:
+    V.I = static_cast<int8_t>(static_cast<uint8_t>(X));
+    break;
+  case DType::U8:
+    V.I = static_cast<uint8_t>(X);
+    break;
+  case DType::I16:
+    V.I = static_cast<int16_t>(static_cast<uint16_t>(X));
+    break;
+  case DType::U16:
+    V.I = static_cast<uint16_t>(X);
+    break;
+  case DType::I32:
+    V.I = static_cast<int32_t>(static_cast<uint32_t>(X));
+    break;
+  default:
+    V.I = X;
+  }
   return V;
 }
 
@@ -44,14 +62,13 @@ static Value boolValue(bool B) {
 static int64_t saturate(double X, DType T) {
   if (std::isnan(X))
     return 0;
-  double Lo = T == DType::I32 ? -2147483648.0 : -9223372036854775808.0;
-  double Hi = T == DType::I32 ? 2147483648.0 : 9223372036854775808.0;
+  // The limits are powers of two (less one), exact in a double.
+  double Lo = static_cast<double>(intMin(T));
+  double Hi = static_cast<double>(intMax(T)) + 1;
   if (X <= Lo)
-    return T == DType::I32 ? std::numeric_limits<int32_t>::min()
-                           : std::numeric_limits<int64_t>::min();
+    return intMin(T);
   if (X >= Hi)
-    return T == DType::I32 ? std::numeric_limits<int32_t>::max()
-                           : std::numeric_limits<int64_t>::max();
+    return intMax(T);
   return static_cast<int64_t>(X);
 }
 
@@ -255,7 +272,9 @@ int64_t combine(ReduceOp Op, int64_t Acc, int64_t X) {
 }
 
 /// The identity of \p Op on the accumulator type \p Acc of a reduction of
-/// type \p T: -inf/+inf for float max/min, the limits of \p T for integers.
+/// type \p T: -inf/+inf for float max/min, the limits of the type \p T
+/// computes in for integers (i32 for the 8- and 16-bit ones, as the
+/// device's accumulators).
 template <class Acc> Acc identity(ReduceOp Op, DType T) {
   if (Op == ReduceOp::Sum || Op == ReduceOp::Prod)
     return Op == ReduceOp::Sum ? 0 : 1;
@@ -263,7 +282,7 @@ template <class Acc> Acc identity(ReduceOp Op, DType T) {
   if constexpr (std::is_floating_point_v<Acc>)
     return Max ? -std::numeric_limits<Acc>::infinity()
                : std::numeric_limits<Acc>::infinity();
-  if (T == DType::I32)
+  if (computeType(T) == DType::I32)
     return Max ? std::numeric_limits<int32_t>::min()
                : std::numeric_limits<int32_t>::max();
   return Max ? std::numeric_limits<int64_t>::min()

@@ -58,10 +58,8 @@ void HostArray::setDouble(size_t Offset, double V) {
 
 void HostArray::setInt(size_t Offset, int64_t V) {
   unsigned char *P = Bytes.data() + Offset * dtypeSize(Type);
-  if (Type == DType::I32)
-    interp::storeAs(P, static_cast<int32_t>(V));
-  else if (Type == DType::I64)
-    interp::storeAs(P, V);
+  if (isInteger(Type))
+    interp::storeInt(P, Type, V);
   else
     setDouble(Offset, static_cast<double>(V));
 }

@@ -10,6 +10,9 @@ namespace loopy::gpu {
 
 unsigned elementBytes(ElementKind K) {
   switch (K) {
+  case ElementKind::I8:
+    return 1;
+  case ElementKind::I16:
   case ElementKind::F16:
   case ElementKind::BF16:
     return 2;
@@ -21,6 +24,11 @@ unsigned elementBytes(ElementKind K) {
     return 8;
   }
   return 0;
+}
+
+bool elementIsFloat(ElementKind K) {
+  return K == ElementKind::F32 || K == ElementKind::F64 ||
+         K == ElementKind::F16 || K == ElementKind::BF16;
 }
 
 namespace {
@@ -57,7 +65,7 @@ CompareStats compareOnHost(const unsigned char *Candidate,
                            const unsigned char *Reference, uint64_t N,
                            const CompareSpec &Spec) {
   unsigned Bytes = elementBytes(Spec.Kind);
-  bool Float = Spec.Kind != ElementKind::I32 && Spec.Kind != ElementKind::I64;
+  bool Float = elementIsFloat(Spec.Kind);
   CompareStats S;
   // The sums first, for the root mean square of the reference.
   for (uint64_t I = 0; I < N; ++I) {

@@ -198,6 +198,10 @@ const char *kindName(ElementKind K) {
     return "i32";
   case ElementKind::I64:
     return "i64";
+  case ElementKind::I8:
+    return "i8";
+  case ElementKind::I16:
+    return "i16";
   }
   return "?";
 }

@@ -78,15 +78,23 @@ public:
       throw cuda::CudaError(CUDA_ERROR_INVALID_IMAGE, "cuModuleLoadData",
                             "CUDA_ERROR_INVALID_IMAGE",
                             "device kernel image is invalid");
+    // LOOPY_WORKER_FAKE_REGISTERS sets the registers of every function
+    // (32 if unset), which bound its blocks per multiprocessor as the
+    // driver's occupancy calculator would.
+    unsigned Registers = 32;
+    if (const char *R = std::getenv("LOOPY_WORKER_FAKE_REGISTERS"))
+      Registers = std::clamp(std::atoi(R), 1, 255);
     std::vector<FunctionInfo> Infos;
     for (const Launch &L : Launches) {
       FunctionInfo &I = Infos.emplace_back();
       I.Name = L.Function;
-      I.Registers = 32;
+      I.Registers = static_cast<int>(Registers);
       I.MaxThreads = 1024;
       unsigned Threads = std::max(1u, L.Block[0] * L.Block[1] * L.Block[2]);
-      I.BlocksPerMultiprocessor =
-          static_cast<int>(std::min(32u, 2048 / Threads));
+      unsigned Warps = (Threads + 31) / 32;
+      unsigned PerWarp = (Registers * 32 + 255) / 256 * 256;
+      I.BlocksPerMultiprocessor = static_cast<int>(
+          std::min({32u, 2048 / Threads, 65536 / (PerWarp * Warps)}));
     }
     return Infos;
   }

@@ -534,6 +534,8 @@ LOOPY_CHECKS(f16, unsigned short, true, loopy_f16)
 LOOPY_CHECKS(bf16, unsigned short, true, loopy_bf16)
 LOOPY_CHECKS(i32, unsigned, false, loopy_int)
 LOOPY_CHECKS(i64, u64, false, loopy_int)
+LOOPY_CHECKS(i8, unsigned char, false, loopy_int)
+LOOPY_CHECKS(i16, unsigned short, false, loopy_int)
 )";
   return S;
 }

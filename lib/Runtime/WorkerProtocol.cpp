@@ -95,7 +95,7 @@ struct Get {
   void operator()(double &V) { V = R.f64(); }
   void operator()(ElementKind &V) {
     uint8_t K = R.u8();
-    if (K > static_cast<uint8_t>(ElementKind::I64))
+    if (K > static_cast<uint8_t>(ElementKind::I16))
       throw ProtocolError("element kind " + std::to_string(K) +
                           " is out of range");
     V = static_cast<ElementKind>(K);

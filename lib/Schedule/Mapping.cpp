@@ -420,12 +420,13 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
                 "atomically; it needs a statement of the form out = sum(...)";
         return Failure::user(Error);
       }
-      if (isHalf(Rhs.Type)) {
+      if (computeType(Rhs.Type) != Rhs.Type) {
         Error = "a reduction split across blocks adds the blocks' results "
                 "atomically in the output, which would sum in " +
-                std::string(dtypeName(Rhs.Type)) +
-                ", not in the f32 that its accumulators use; split it "
-                "among the threads of one block";
+                std::string(dtypeName(Rhs.Type)) + ", not in the " +
+                dtypeName(computeType(Rhs.Type)) +
+                " that its accumulators use; split it among the threads of "
+                "one block";
         return Failure::user(Error);
       }
     }

@@ -3,6 +3,7 @@
 #include "loopy/Support/Diagnostics.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <sstream>
 
@@ -97,6 +98,8 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
   }
   if (Pipelined)
     OS << (First ? "" : " ") << "pipelined";
+  if (MinBlocks)
+    OS << (First ? "" : " ") << "minblocks:" << MinBlocks;
   return OS.str();
 }
 
@@ -191,13 +194,22 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
     }
     size_t Colon = Word.find(':');
     if (Colon == std::string::npos) {
-      Error = "expected 'index:mapping', 'prefetch:arrays' or 'pipelined', "
-              "found " +
+      Error = "expected 'index:mapping', 'prefetch:arrays', 'pipelined' or "
+              "'minblocks:N', found " +
               quote(Word);
       return std::nullopt;
     }
     std::string Name = Word.substr(0, Colon);
     std::string_view Spec = std::string_view(Word).substr(Colon + 1);
+    // An index may be called minblocks: its mapping starts with a letter.
+    if (Name == "minblocks" && !Spec.empty() && std::isdigit(static_cast<unsigned char>(Spec[0]))) {
+      if (!parseLong(Spec, Sch.MinBlocks) || Sch.MinBlocks > 32) {
+        Error = "malformed " + quote(Word) +
+                "; expected minblocks:N, N from 1 to 32";
+        return std::nullopt;
+      }
+      continue;
+    }
     if (Name == "prefetch") {
       for (size_t B = 0; B <= Spec.size();) {
         size_t C = std::min(Spec.find(',', B), Spec.size());

@@ -112,7 +112,8 @@ bool KernelBuilder::buildArguments(Kernel &K) {
         else
           Diags.error(P.Type.DTypeRange,
                       "unknown type " + quote(T) +
-                          "; expected index, f16, bf16, f32, f64, i32 or i64");
+                          "; expected index, f16, bf16, f32, f64, i8, u8, i16, "
+                          "u16, i32 or i64");
         Ok = false;
         continue;
       }

@@ -158,6 +158,16 @@ StatementChecker::call(const ast::Expr &E) {
     if (!A)
       return std::nullopt;
     if (A->Untyped) {
+      // Literals the integer type cannot hold convert as a value would,
+      // wrapped: computed in i64, then cast (u8(-1) is 255).
+      bool Negated = false;
+      if (isInteger(*DT) && isInteger(A->E->Type) &&
+          literalOutside(*A->E, *DT, &Negated)) {
+        retype(*A, DType::I64, E.Range);
+        auto X = std::make_unique<Expr>(ExprKind::Cast, *DT, E.Range);
+        X->Operands.push_back(std::move(A->E));
+        return Typed{std::move(X)};
+      }
       retype(*A, *DT, E.Range);
       return A;
     }

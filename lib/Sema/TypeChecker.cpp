@@ -64,10 +64,55 @@ bool StatementChecker::checkIndexUse(unsigned Pos, SourceRange Loc) {
   return false;
 }
 
+/// Calls \p F on each node of the untyped value \p E that takes the type
+/// it is given (retype), with whether it is negated (the operand of a
+/// '-', so that -128 fits in i8): not a comparison's operands (a select's
+/// condition among them), a cast's operand or a read's subscripts, which
+/// have types of their own.
+template <class E, class Fn> static void forEachTyped(E &X, Fn F, bool Negated) {
+  F(X, Negated);
+  if (X.Type == DType::Bool || X.Kind == ExprKind::Cast ||
+      X.Kind == ExprKind::Read)
+    return;
+  bool Neg = X.Kind == ExprKind::Unary && X.unaryOp() == UnaryOp::Neg;
+  for (size_t I = X.Kind == ExprKind::Select ? 1 : 0; I < X.Operands.size();
+       ++I)
+    forEachTyped(*X.Operands[I], F, Neg && !Negated);
+}
+
+const Expr *literalOutside(const Expr &E, DType To, bool *Negated) {
+  const Expr *Found = nullptr;
+  forEachTyped(
+      E,
+      [&](const Expr &X, bool Neg) {
+        if (Found || X.Kind != ExprKind::IntConst || !isInteger(To))
+          return;
+        // As a double: -(-2^63) does not fit in int64.
+        double V = Neg ? -static_cast<double>(X.IntValue)
+                       : static_cast<double>(X.IntValue);
+        if (V < static_cast<double>(intMin(To)) ||
+            V > static_cast<double>(intMax(To))) {
+          Found = &X;
+          *Negated = Neg;
+        }
+      },
+      false);
+  return Found;
+}
+
 bool StatementChecker::retype(Typed &T, DType To, SourceRange Loc) {
   if (!T.Untyped)
     return T.E->Type == To;
   bool Ok = true;
+  bool Negated = false;
+  if (const Expr *Big = literalOutside(*T.E, To, &Negated)) {
+    Diags.error(Big->Loc, "integer literal " + quote(Big->Spelling) +
+                              (Negated ? " negated" : "") +
+                              " does not fit in " + dtypeName(To) + " (" +
+                              std::to_string(intMin(To)) + " to " +
+                              std::to_string(intMax(To)) + ")");
+    Ok = false;
+  }
   std::function<void(Expr &)> Walk = [&](Expr &E) {
     if (E.Kind == ExprKind::FloatConst && !isFloat(To)) {
       Diags.error(E.Loc, "floating-point literal " + quote(E.Spelling) +

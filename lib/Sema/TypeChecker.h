@@ -20,6 +20,11 @@ namespace loopy::sema {
 /// source is quoted in the IR and in messages.
 std::string normalizedSpelling(std::string_view S);
 
+/// The first integer literal of the untyped value \p E that the integer
+/// type \p To cannot hold, with whether it is negated (-128 fits in i8);
+/// null where there is none.
+const Expr *literalOutside(const Expr &E, DType To, bool *Negated);
+
 class StatementChecker {
 public:
   StatementChecker(const Kernel &K, const SourceManager &SM,

@@ -149,6 +149,12 @@ gpu::ElementKind elementKind(DType T) {
     return gpu::ElementKind::I32;
   case DType::I64:
     return gpu::ElementKind::I64;
+  case DType::I8:
+  case DType::U8:
+    return gpu::ElementKind::I8;
+  case DType::I16:
+  case DType::U16:
+    return gpu::ElementKind::I16;
   default:
     return gpu::ElementKind::F32;
   }
@@ -594,7 +600,7 @@ bool readStored(TuningDB &Db, TuneResult &Result, const Warner &Warn) {
   Result.FromDatabase = true;
   Result.Winner = std::move(*Rec);
   for (VariantResult &V : Db.variants(Result.Key))
-    Result.Variants.push_back({std::move(V)});
+    Result.Variants.push_back(TunedVariant{std::move(V)});
   return true;
 }
 
@@ -698,6 +704,47 @@ size_t retimeOnFirstGpu(std::vector<TunedVariant> &Rows,
 /// Timed variants of earlier searches that a learned search reads, at
 /// most: the newest.
 constexpr size_t MaxEarlierRows = 5000;
+
+/// The occupancy round's candidates (TuneOptions::OccupancyTries): of the
+/// verified \p Rows of one-kernel variants, fastest first, at most \p Count
+/// whose registers bound the blocks each multiprocessor holds (65,536
+/// registers per multiprocessor, allocated per warp in units of 256), each
+/// with the blocks to ask for: one more, where the threads allow it (2,048
+/// per multiprocessor at most) and each thread keeps 32 registers or more.
+static std::vector<std::pair<size_t, long>>
+moreBlocksCandidates(const std::vector<Variant> &Vs,
+                     const std::vector<TunedVariant> &Rows, size_t Count) {
+  std::vector<size_t> Order;
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    const TunedVariant &Row = Rows[I];
+    if (Row.Result.Status == VariantStatus::Ok && Row.Result.Seconds &&
+        !Row.SameAs && Vs[Row.Rank].Schedules.size() == 1 &&
+        Vs[Row.Rank].Schedules.front().MinBlocks == 0)
+      Order.push_back(I);
+  }
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return *Rows[A].Result.Seconds < *Rows[B].Result.Seconds;
+  });
+  std::vector<std::pair<size_t, long>> Out;
+  for (size_t I : Order) {
+    if (Out.size() >= Count)
+      break;
+    const TunedVariant &Row = Rows[I];
+    long Threads = Vs[Row.Rank].Schedules.front().totalThreads();
+    long Warps = (Threads + 31) / 32;
+    long Blocks = Row.BlocksPerMultiprocessor;
+    if (Row.Registers <= 0 || Blocks <= 0 || Warps <= 0)
+      continue;
+    long PerWarp = (Row.Registers * 32 + 255) / 256 * 256;
+    bool RegisterBound = 65536 / (PerWarp * Warps) == Blocks;
+    long Wanted = Blocks + 1;
+    long Allowed = 65536 / (Wanted * Warps * 32) / 8 * 8;
+    if (RegisterBound && Wanted <= 32 && Wanted * Threads <= 2048 &&
+        Allowed >= 32)
+      Out.push_back({I, Wanted});
+  }
+  return Out;
+}
 
 TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                   gpu::GpuWorker &W, const Warner &Warn) {
@@ -1081,6 +1128,33 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Rows[RoundBase + I].PredictedSeconds = Predicted[I];
     if (!Learned)
       break;
+  }
+  // The occupancy round: the fastest one-kernel variants whose registers
+  // bounded their blocks per multiprocessor, again with one block more
+  // asked of the compiler.
+  if (Opts.OccupancyTries > 0) {
+    unsigned Round = 1;
+    for (const TunedVariant &Row : Rows)
+      Round = std::max(Round, Row.Round);
+    std::vector<size_t> Next;
+    for (const auto &[Row, Blocks] :
+         moreBlocksCandidates(Vs, Rows, Opts.OccupancyTries)) {
+      Variant V = Vs[Rows[Row].Rank];
+      V.Schedules.front().MinBlocks = Blocks;
+      V.Name += " minblocks:" + std::to_string(Blocks);
+      Next.push_back(Vs.size());
+      Names.push_back(V.Name);
+      Features.push_back(Features[Rows[Row].Rank]);
+      Vs.push_back(std::move(V));
+    }
+    if (!Next.empty()) {
+      Phase = Clock::now();
+      std::vector<Compiled> More =
+          lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
+      Result.CompileSeconds += Since(Phase);
+      RunRound(std::move(More), Next, Round + 1);
+      Result.OccupancyRuns = Next.size();
+    }
   }
   {
     std::vector<double> Errors;

@@ -288,8 +288,9 @@ def _launch_view(a):
             step *= extent
     else:
         strides = [s // size for s in cai["strides"]]
-    # Little-endian f4, f8, i4, i8 are the kernel's types; others are named
-    # as the module names DLPack's (f16, u8, ...), so that they are refused.
+    # The rest are named as the module names DLPack's, by kind and bits:
+    # |i1 is i8, |u1 u8, <i2 i16, <u2 u16 (the kernel's types), and the
+    # others (b8, u32, ...) are refused.
     dtype = _CAI_TYPES.get(typestr) or typestr[1] + str(8 * size)
     return ("cuda_array_interface", cai["data"][0], list(shape), strides, dtype)
 

@@ -49,7 +49,7 @@ void raise(const Error &E) {
 struct ArrayView {
   bool Cuda = false;
   int DeviceId = 0;
-  std::string DType; // f16, bf16, f32, f64, i32, i64, or else (u8, ...)
+  std::string DType; // f16, bf16, f32, f64, i8, u8, ..., or else (b8, u32, ...)
   std::vector<long> Shape, Strides; // strides in elements
   std::uintptr_t Pointer = 0;
 };

@@ -227,6 +227,12 @@ def test_cuda_array_interface_view():
     view = loopy._launch_view(_CudaArrayInterface((300, 100), "<f8", (8, 2400)))
     assert view[3:] == ([1, 300], "f64")
     assert loopy._launch_view(_CudaArrayInterface((4,), "<f2"))[4] == "f16"
+    # The 8- and 16-bit integers by kind and bits, as the kernel names them;
+    # booleans keep a name no kernel declares.
+    assert loopy._launch_view(_CudaArrayInterface((4,), "|u1"))[4] == "u8"
+    assert loopy._launch_view(_CudaArrayInterface((4,), "|i1"))[4] == "i8"
+    assert loopy._launch_view(_CudaArrayInterface((4,), "<u2"))[4] == "u16"
+    assert loopy._launch_view(_CudaArrayInterface((4,), "|b1"))[4] == "b8"
     shaped = _Shaped(3)
     assert loopy._launch_view(shaped) is shaped
 

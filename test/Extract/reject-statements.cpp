@@ -64,10 +64,10 @@ void scratch(int n, float *__restrict y) {
 }
 
 #pragma loopy kernel
-void shorts(int n, short *__restrict y) {
+void long_doubles(int n, long double *__restrict y) {
   for (int i = 0; i < n; i++)
     y[i] = 0;
-// CHECK: reject-statements.cpp:[[@LINE-1]]:5: error: 'y' has type 'short *__restrict', which has no .loop counterpart; use float, double, int or a 64-bit integer type
+// CHECK: reject-statements.cpp:[[@LINE-1]]:5: error: 'y' has type 'long double *__restrict', which has no .loop counterpart; use float, double, or an 8-, 16-, 32- or 64-bit integer type
 }
 
 #pragma loopy kernel

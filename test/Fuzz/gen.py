@@ -38,8 +38,12 @@ import mutate  # noqa: E402  (token-level edits)
 
 PARAMS = ["n", "m", "p", "q"]
 INDICES = ["i", "j", "k", "t"]
-TYPES = ["f32", "f64", "i32", "i64"]
+TYPES = ["f32", "f64", "i32", "i64", "i8", "u8", "i16", "u16"]
 FLOAT = ("f32", "f64")
+UNSIGNED = ("u8", "u16")
+# The largest literal each integer type holds.
+INT_MAX = {"i8": 127, "u8": 255, "i16": 32767, "u16": 65535,
+           "i32": 2147483647}
 BIG_SIZES = [2**31 - 1, 2**31, 2**31 + 16, 2**32, 2**33, 2**40]
 
 
@@ -356,7 +360,7 @@ class Gen:
         if ty in FLOAT and r.random() < 0.4:
             return r.choice(("0.5", "1.5", ".25", "2.", "1e-3", "2.5E+4", "0.0", "3.14159"))
         v = r.choice((0, 1, 1, 2, 2, 3, 7, 16, 255, 65536, 2147483647, 2147483648))
-        if ty == "i32" and v > 2147483647:
+        if v > INT_MAX.get(ty, v):
             v = 7
         return str(v)
 
@@ -383,7 +387,7 @@ class Gen:
         names = {n for n, _ in self.scalars} | set(self.params) | \
             set(self.indices)
         if "[" in e or any(re.search(rf"\b{n}\b", e) for n in names) or \
-                re.search(r"\b[fi](32|64)\(", e):
+                re.search(r"\b([fi](32|64)|[iu](8|16))\(", e):
             return e
         return f"{ty}({e})"
 
@@ -414,8 +418,12 @@ class Gen:
         if roll < 0.45 and ctx.free:
             return self.reduction(ty, ctx, d)
         if roll < 0.52:
-            return f"-{self.expr(ty, ctx, d)}" if r.random() < 0.8 else \
-                f"+({self.expr(ty, ctx, d)})"
+            # An unsigned type negates values, not literals (-1 is no u8):
+            # a literal is cast, and "-(2 + x)" keeps its 2 from the sign.
+            x = self.expr(ty, ctx, d)
+            if ty in UNSIGNED:
+                x = f"({self.typed(ty, x)})"
+            return f"-{x}" if r.random() < 0.8 else f"+({x})"
         if roll < 0.62:
             other = r.choice(TYPES)
             return f"{ty}({self.typed(other, self.expr(other, ctx, d))})"

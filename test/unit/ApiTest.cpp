@@ -138,6 +138,31 @@ TEST(Api, TypedArguments) {
   EXPECT_EQ(Args[2].ElementBytes, 2u);
 }
 
+TEST(Api, NarrowIntegerArguments) {
+  EXPECT_EQ(loopy::api::arg("a", static_cast<std::int8_t *>(nullptr)).DType,
+            "i8");
+  EXPECT_EQ(
+      loopy::api::arg("a", static_cast<const std::uint8_t *>(nullptr)).DType,
+      "u8");
+  EXPECT_EQ(loopy::api::arg("a", static_cast<std::int16_t *>(nullptr)).DType,
+            "i16");
+  EXPECT_EQ(loopy::api::arg("a", static_cast<std::uint16_t *>(nullptr)).DType,
+            "u16");
+  auto K = loopy::api::Source::fromString(
+               "kernel b(n: index; s: i8; x: in u8[n], y: out u16[n]) {\n"
+               "  domain { [i] : 0 <= i < n }\n"
+               "  y[i] = u16(x[i]) * u16(s);\n"
+               "}\n")
+               .kernel();
+  std::vector<loopy::api::ArgumentInfo> Args = K.arguments();
+  ASSERT_EQ(Args.size(), 4u);
+  EXPECT_EQ(Args[1].DType, "i8");
+  EXPECT_EQ(Args[1].ElementBytes, 1u);
+  EXPECT_EQ(Args[2].DType, "u8");
+  EXPECT_EQ(Args[3].DType, "u16");
+  EXPECT_EQ(Args[3].ElementBytes, 2u);
+}
+
 TEST(Api, TemporariesAreNoArguments) {
   // The temporary of a split reduction is allocated by the launch, not
   // passed by the caller: arguments() leaves it out.

@@ -158,7 +158,7 @@ inline constexpr char LocalArray[] =
     "variables";
 inline constexpr char UnsupportedType[] =
     "'%0' has type %1, which has no .loop counterpart; use float, double, "
-    "int or a 64-bit integer type";
+    "or an 8-, 16-, 32- or 64-bit integer type";
 inline constexpr char PointerToPointer[] =
     "'%0' is a pointer to pointers, whose rows need not be contiguous; pass "
     "a flat pointer indexed as '%0[i * m + j]' or a pointer to arrays";

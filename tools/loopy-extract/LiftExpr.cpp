@@ -128,6 +128,12 @@ std::optional<DType> Lifter::dtypeOf(clang::QualType T) const {
     return DType::F64;
   if (B->isInteger()) {
     uint64_t Bits = Ctx.getTypeSize(T);
+    // char, short and their unsigned kinds: C computes with them in int,
+    // and the implicit casts around them say so.
+    if (Bits == 8)
+      return B->isSignedInteger() ? DType::I8 : DType::U8;
+    if (Bits == 16)
+      return B->isSignedInteger() ? DType::I16 : DType::U16;
     if (Bits == 32)
       return DType::I32;
     if (Bits == 64)

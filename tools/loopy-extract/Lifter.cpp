@@ -21,7 +21,7 @@ namespace {
 const std::set<std::string> &reservedNames() {
   static const std::set<std::string> Names = {
       "kernel", "domain", "assume", "index", "in", "out", "inout", "f16",
-      "bf16", "f32", "f64", "i32", "i64", "sum", "prod", "max", "min",
+      "bf16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "i64", "sum", "prod", "max", "min",
       "select", "sqrt", "exp", "log", "sin", "cos", "tanh", "pow", "fma",
       "abs", "layout", "strides", "and", "or", "not", "exists", "mod",
       "floor", "ceil", "infty", "true", "false", "implies", "xor"};

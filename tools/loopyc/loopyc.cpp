@@ -80,7 +80,7 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
            "tuned winner or the variant named";
   for (const char *Opt :
        {"budget", "exhaustive", "retune", "report", "db", "search", "verify",
-        "gpus"})
+        "gpus", "occupancy-tries"})
     if (R.count(Opt) && !Opts.Tune && !(Module && std::string(Opt) == "db"))
       return std::string("--") + Opt + " goes with --tune" +
              (std::string(Opt) == "db"
@@ -201,6 +201,11 @@ void addOptions(cxxopts::Options &Options) {
                "the host like the first (0: all of them); the fastest are "
                "timed again on the first",
        cxxopts::value<unsigned>()->default_value("0"), "N")
+      ("occupancy-tries",
+       "with --tune: run the N fastest variants whose registers limit the "
+       "blocks per multiprocessor again, asking the compiler for one block "
+       "more (__launch_bounds__), beside the budget (0: none)",
+       cxxopts::value<unsigned>()->default_value("3"), "N")
       ("exhaustive", "with --tune: time every variant")
       ("retune", "with --tune: search again even if the database has a result")
       ("report", "with --tune: print the ranked table of the first N variants",
@@ -442,6 +447,7 @@ int run(int argc, char **argv) {
     return 1;
   }
   Opts.Gpus = R["gpus"].as<unsigned>();
+  Opts.OccupancyTries = R["occupancy-tries"].as<unsigned>();
   std::string Verify = R["verify"].as<std::string>();
   if (Verify == "whole") {
     Opts.Verify = loopy::CompileOptions::VerifyKind::Whole;

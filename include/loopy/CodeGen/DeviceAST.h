@@ -110,6 +110,9 @@ struct DeviceKernel {
 
   // Launch configuration.
   long BlockDim[3] = {1, 1, 1};
+  /// Where not 0, the CUDA kernel carries __launch_bounds__(threads,
+  /// MinBlocks) (Schedule::MinBlocks).
+  long MinBlocks = 0;
   /// Blocks along x, y, z: isl piecewise affine functions of the index
   /// parameters (isl text), and the same as C expressions for the reader.
   std::string GridIsl[3];

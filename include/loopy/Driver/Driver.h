@@ -92,6 +92,8 @@ struct CompileOptions {
   VerifyKind Verify = VerifyKind::Auto;
   /// --gpus: GPUs the search spreads over (TuneOptions::Gpus).
   unsigned Gpus = 0;
+  /// --occupancy-tries (TuneOptions::OccupancyTries).
+  unsigned OccupancyTries = 3;
   /// Search again even where the database has a result.
   bool Retune = false;
   /// Rows of the ranked table to print after tuning (0: none).

@@ -140,11 +140,15 @@ struct RunResult {
   std::string Error;
 };
 
-/// The element type of a buffer, for comparisons on the device.
-enum class ElementKind : uint8_t { F32, F64, F16, BF16, I32, I64 };
+/// The element type of a buffer, for comparisons on the device. I8 and
+/// I16 stand for the 8- and 16-bit integers, signed or not: integers
+/// compare by their bits.
+enum class ElementKind : uint8_t { F32, F64, F16, BF16, I32, I64, I8, I16 };
 
 /// Bytes of one element of \p K.
 unsigned elementBytes(ElementKind K);
+/// Whether \p K is a float type (compared within a tolerance).
+bool elementIsFloat(ElementKind K);
 
 /// One comparison on the device (GpuWorker::compare): buffer Candidate
 /// against buffer Reference, element by element. An element of the

@@ -69,6 +69,12 @@ struct Schedule {
   /// issued into registers before the previous tile is computed, so their
   /// latency overlaps that work ("pipelined" in the string).
   bool Pipelined = false;
+  /// Where not 0: the blocks of the kernel that each multiprocessor should
+  /// hold at once, which the CUDA code asks of the compiler with
+  /// __launch_bounds__(threads, MinBlocks), capping the registers of a
+  /// thread ("minblocks:N" in the string). The tuner tries one more block
+  /// than the registers allowed on its best variants.
+  long MinBlocks = 0;
 
   const IndexMap *find(unsigned Index) const;
   const IndexMap *tiledReduction() const;

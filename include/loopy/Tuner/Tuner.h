@@ -52,6 +52,11 @@ struct TuneOptions {
   /// the winner runs on): at most this many, of those like the caller's
   /// GPU (the same name and compute capability); 0 for all of them.
   unsigned Gpus = 0;
+  /// After the search: the fastest variants (at most this many, each one
+  /// kernel) whose registers kept a block out of each multiprocessor run
+  /// again with one block more asked of the compiler (Schedule::MinBlocks,
+  /// __launch_bounds__), beside the budget; 0: none.
+  unsigned OccupancyTries = 3;
   /// Search again even where the database holds a result (and replace it).
   bool Retune = false;
   /// Seed of the random inputs.
@@ -146,6 +151,8 @@ struct TuneResult {
   size_t SameCode = 0;
   /// GPUs the search ran on (TuneOptions::Gpus).
   size_t Gpus = 1;
+  /// Variants run again with launch bounds (TuneOptions::OccupancyTries).
+  size_t OccupancyRuns = 0;
   /// The learned search: the median over the variants its model chose and
   /// that were timed of |log(time / predicted)|, as a factor (1.2: the
   /// predictions were 20% off, either way); 0 where there are none.

@@ -44,9 +44,18 @@ def split_top(text, sep=","):
     return [p.strip() for p in parts]
 
 
+# The element types of arrays: the range of the random values each gets
+# (integers take every value of the 8-bit types, small ones otherwise, so
+# that C's int arithmetic on them does not overflow), or None for doubles.
+ELEMENTS = {"double": None, "int": (-1000, 1000),
+            "signed char": (-128, 127), "unsigned char": (0, 255),
+            "short": (-4096, 4096), "unsigned short": (0, 8191)}
+
+
 def marked_functions(src):
     """(name, params, first line, last line) of each marked function;
-    params are (kind, name, dims) with kind 'int', 'double' or 'array'."""
+    params are (kind, name, dims, element) with kind 'int', 'double' or
+    'array', and element an array's C element type (ELEMENTS)."""
     funcs = []
     for m in re.finditer(r"#pragma loopy kernel[^\n]*\n(?:#pragma loopy[^\n]*\n)*"
                          r"\s*(?:static\s+)?void\s+(\w+)\s*\(", src):
@@ -62,13 +71,15 @@ def marked_functions(src):
                 base = p[:p.index("[")].split()
                 dims = re.findall(r"\[([^\]]*)\]", p)
                 dims = [d.replace("restrict", "").strip() for d in dims]
-                if "double" not in base:
-                    sys.exit("c-check: only double arrays are supported: " + p)
-                params.append(("array", base[-1], dims))
+                element = " ".join(t for t in base[:-1] if t != "const")
+                if element not in ELEMENTS:
+                    sys.exit("c-check: arrays of %s are supported, not: %s"
+                             % (", ".join(ELEMENTS), p))
+                params.append(("array", base[-1], dims, element))
             else:
                 toks = p.split()
                 kind = "int" if toks[0] in ("int", "long") else "double"
-                params.append((kind, toks[-1], []))
+                params.append((kind, toks[-1], [], None))
         body = src.index("{", i)
         depth, j = 1, body + 1
         while depth:
@@ -174,7 +185,7 @@ def driver_source(path, funcs):
     for name, params, _, _ in funcs:
         out.append('  if (!strcmp(argv[1], "%s")) {' % name)
         args = []
-        for k, (kind, pname, _) in enumerate(params):
+        for k, (kind, pname, _, element) in enumerate(params):
             a = "argv[%d]" % (k + 3)
             if kind == "int":
                 out.append("    int %s = atoi(%s);" % (pname, a))
@@ -183,13 +194,21 @@ def driver_source(path, funcs):
                 out.append("    double %s = strtod(%s, 0);" % (pname, a))
                 args.append(pname)
             else:
-                out.append('    long n_%s = atol(%s); double *%s = load(dir, "%s", n_%s);'
+                # The values as doubles (d_NAME), the array of the element
+                # type converted from them and back.
+                out.append('    long n_%s = atol(%s); double *d_%s = load(dir, "%s", n_%s);'
                            % (pname, a, pname, pname, pname))
+                out.append("    %s *%s = malloc((n_%s ? n_%s : 1) * sizeof *%s);"
+                           % (element, pname, pname, pname, pname))
+                out.append("    for (long e = 0; e < n_%s; e++) %s[e] = (%s)d_%s[e];"
+                           % (pname, pname, element, pname))
                 args.append("(void *)" + pname)
         out.append("    %s(%s);" % (name, ", ".join(args)))
-        for kind, pname, _ in params:
+        for kind, pname, _, _ in params:
             if kind == "array":
-                out.append('    save(dir, "%s", %s, n_%s);' % (pname, pname, pname))
+                out.append("    for (long e = 0; e < n_%s; e++) d_%s[e] = (double)%s[e];"
+                           % (pname, pname, pname))
+                out.append('    save(dir, "%s", d_%s, n_%s);' % (pname, pname, pname))
         out.append("    return 0;\n  }")
     out.append("  return 1;\n}")
     return "\n".join(out) + "\n"
@@ -250,12 +269,12 @@ def main():
                 rng = random.Random("%s/%d" % (name, base))
                 env, argv, count = {}, [], {}
                 ints = [p for p in params if p[0] == "int"]
-                for k, (_, pname, _) in enumerate(ints):
+                for k, (_, pname, _, _) in enumerate(ints):
                     env[pname] = base + 2 * k
                 d = os.path.join(tmp, "%s-%d" % (name, base))
                 os.mkdir(d)
                 envtxt = []
-                for kind, pname, dims in params:
+                for kind, pname, dims, element in params:
                     if kind == "int":
                         argv.append(str(env[pname]))
                         envtxt.append("int %s %d" % (pname, env[pname]))
@@ -267,8 +286,12 @@ def main():
                         n = 1
                         for dim in dims:
                             n *= eval(c_expr(dim), {}, dict(env))
-                        vals = [rng.uniform(0.5, 1.5) * rng.choice((-1, 1))
-                                for _ in range(n)]
+                        if ELEMENTS[element]:
+                            vals = [float(rng.randint(*ELEMENTS[element]))
+                                    for _ in range(n)]
+                        else:
+                            vals = [rng.uniform(0.5, 1.5) * rng.choice((-1, 1))
+                                    for _ in range(n)]
                         write_doubles(os.path.join(d, pname + ".in"), vals)
                         count[pname] = n
                         argv.append(str(n))

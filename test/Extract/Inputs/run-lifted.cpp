@@ -138,18 +138,20 @@ void launch(const Kernel &K, const std::map<std::string, long> &Host,
     std::vector<long> RowMajor(H.extents().size(), 1);
     for (size_t I = RowMajor.size(); I-- > 1;)
       RowMajor[I - 1] = RowMajor[I] * H.extents()[I];
-    if (H.type() != DType::F64 || H.strides() != RowMajor ||
-        H.size() > It->second.size())
+    if (H.strides() != RowMajor || H.size() > It->second.size())
       fail("kernel '" + K.Name + "': the argument '" + A.Name +
-           "' is not an f64 row-major prefix of the C array");
-    std::memcpy(H.data(), It->second.data(), H.size() * sizeof(double));
+           "' is not a row-major prefix of the C array");
+    // Converted to the element type as C converts them (integers wrap).
+    for (size_t I = 0; I < H.size(); ++I)
+      H.setDouble(I, It->second[I]);
   }
   interpret(K, *D);
   for (const Argument &A : K.Args)
     if (A.Kind == ArgKind::Array && A.Mode != ArgMode::In && !A.Internal) {
       const HostArray &H = D->array(A.Name);
-      std::memcpy(find(E.Arrays, A.Name)->second.data(), H.data(),
-                  H.size() * sizeof(double));
+      std::vector<double> &Values = find(E.Arrays, A.Name)->second;
+      for (size_t I = 0; I < H.size(); ++I)
+        Values[I] = H.getDouble(I);
     }
 }
 
