@@ -2,7 +2,9 @@
 # GPU tests (ctest label "gpu"): tune several kernels on the GPU, check that a
 # planted faulting variant and a planted hanging one are survived, that a
 # variant wrong in a few elements is caught by the check on the GPU, that
-# a search spreads over every GPU of the host, that
+# a search spreads over every GPU of the host, that the 8- and 16-bit
+# integer types tune and verify, that the occupancy round's variants with
+# launch bounds run, that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
@@ -54,6 +56,31 @@ tune dot dot.loop -D n=16777216 --budget=24
 tune transpose transpose.loop -D n=4096 -D m=4096 --budget=24
 tune tri_matvec tri_matvec.loop -D n=4000 --budget=24
 tune matmul_params matmul.loop --all-params=1000 --budget=12
+
+# The 8- and 16-bit integer types: every operation wrapped to its type, a
+# float cast saturated, the CUDA code against the interpreter and the
+# candidates compared by their bits on the GPU.
+if "$bin/loopyc" "$root/test/CodeGen/narrow-int-types.loop" --all-params=3000 \
+     --tune --budget=12 --report=12 >"$work/narrow.out" 2>"$work/narrow.err" &&
+   [ "$(grep -c '^// winner: ' "$work/narrow.out")" = 2 ] &&
+   ! grep -q " wrong  " "$work/narrow.out"; then
+  echo "PASS narrow integer types: $(grep '^// search: ' "$work/narrow.out" | cut -c1-120 | tr '\n' ' ')"
+else
+  echo "FAIL narrow integer types"; cat "$work/narrow.out" "$work/narrow.err"; failed=1
+fi
+
+# The occupancy round: matmul's fastest register-bound variants run again
+# with launch bounds (minblocks:N); each such row is verified and timed or
+# dropped for spilling, never wrong or failed.
+"$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 \
+  --tune --budget=24 --retune --report=40 >"$work/occupancy.out" 2>"$work/occupancy.err"
+status=$?
+if [ $status = 0 ] && grep -q "^// winner: " "$work/occupancy.out" &&
+   ! grep "minblocks:" "$work/occupancy.out" | grep -q " \(wrong\|failed\) "; then
+  echo "PASS occupancy round: $(grep -o '[0-9]* more with launch bounds' "$work/occupancy.out" || echo 'no register-bound variant'); $(grep -c ' ok  .*minblocks:' "$work/occupancy.out") timed; winner $(grep '^// winner: ' "$work/occupancy.out" | cut -c12-)"
+else
+  echo "FAIL occupancy round (exit $status)"; cat "$work/occupancy.out" "$work/occupancy.err"; failed=1
+fi
 
 # Candidates with a better-ranked one's code (conv2d's reduction chunks
 # past its 3-wide window) are neither compiled nor timed again: the search
