@@ -190,9 +190,17 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
         Reuse *= M.Ilp;
     if (std::find(Sch.Prefetch.begin(), Sch.Prefetch.end(), R) !=
         Sch.Prefetch.end()) {
-      // Loaded once per block and tile; then read from shared memory at
-      // every iteration, shared by the thread's outputs as above.
-      Bytes += F.StageElements[StageNo++] * Blocks * Tiles * Elem;
+      // Loaded once per block and tile, and again in each iteration of a
+      // sequential loop over an output index that the read depends on
+      // (the stage sits inside it); then read from shared memory at every
+      // iteration, shared by the thread's outputs as above.
+      double Rounds = Tiles;
+      for (const IndexMap &M : Sch.Maps)
+        if (M.K == IndexMap::Kind::Seq && Facts.uses(Acc, -1, M.Index) &&
+            std::find(S.OutputIndices.begin(), S.OutputIndices.end(),
+                      M.Index) != S.OutputIndices.end())
+          Rounds *= ExtentOf(M.Index);
+      Bytes += F.StageElements[StageNo++] * Blocks * Rounds * Elem;
       SharedTraffic += Iters * Waste / Reuse * Elem;
       continue;
     }
@@ -226,8 +234,9 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double PerSM = std::max(0.0, std::min({ByRegs, ByThreads, ByShared, 32.0}));
   if (PerSM == 0)
     return 1e9; // does not fit at all
-  double Resident = std::min(Blocks, PerSM * SMs) * T;
-  // Independent work in flight: resident threads times outputs per thread.
+  // Threads past the extents (Waste) are resident but idle.
+  double Resident = std::min(Blocks, PerSM * SMs) * T / Waste;
+  // Independent work in flight: working threads times outputs per thread.
   double Fill = std::min(1.0, Resident * std::min(8.0, (double)Sch.registerOutputs()) /
                                   (SMs * ThreadsPerSM * 2));
   double Eff = 0.05 + 0.95 * Fill;
