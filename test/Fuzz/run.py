@@ -18,9 +18,11 @@
 #
 # Failure classes (every one makes the exit status 1 unless --allow names it):
 #
-#   signal                  loopyc was killed by a signal (a crash)
+#   signal                  loopyc was killed by a signal (a crash), other
+#                           than the CPU-time limit's SIGXCPU and SIGKILL
 #   internal-error          exit status 2 (loopyc: internal error)
-#   hang                    more than --timeout seconds of CPU time
+#   hang                    more than --timeout seconds of CPU time (the
+#                           limit's SIGXCPU, or its SIGKILL two seconds on)
 #   bad-status              any other exit status
 #   error-without-message   exit status 1 without an 'error:' line
 #   success-with-error      exit status 0 with an 'error:' line
@@ -113,7 +115,11 @@ def run_loopyc(args, text, flags, timeout):
                       time.monotonic() - start, timed_out=True)
     out = p.stdout.decode(errors="replace")
     err = p.stderr.decode(errors="replace")
-    if p.returncode == -signal.SIGXCPU:
+    # Past the CPU-time limit the kernel sends SIGXCPU, and SIGKILL two
+    # seconds later where the run did not end on the first (a library's
+    # handler of SIGXCPU, such as LLVM's in PoCL, may keep it going); the
+    # memory limit makes allocations fail rather than the OOM killer act.
+    if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return Result(None, out, err, time.monotonic() - start, timed_out=True)
     return Result(p.returncode, out, err, time.monotonic() - start)
 
