@@ -235,6 +235,50 @@ kernel half(n: index; x: in f16[n], y: out f16[n], s: out f16[], b: out bf16[n])
   EXPECT_NE(X, 0.0);
 }
 
+TEST(Interp, NarrowIntegersWrapAndSaturate) {
+  // i8, u8, i16 and u16 compute in i32 and wrap each result to the type;
+  // a sum wraps once, at its end; a cast from a float saturates.
+  auto K = buildKernel(R"(
+kernel narrow(n: index; a: in u8[n], b: in i8[n], f: in f32[n], s: out u8[],
+              w: out u8[n], q: out i8[n], m: out i8[n], c: out u8[n],
+              g: out i16[n], h: out i16[n], d: out u8[n]) {
+  domain { [i] : 0 <= i < n }
+  s[] = sum(i, a[i]);
+  w[i] = a[i] + u8(10);
+  d[i] = (a[i] + u8(10)) / u8(2);
+  q[i] = b[i] / i8(-1);
+  m[i] = -b[i];
+  c[i] = u8(f[i] * 100);
+  g[i] = i16(a[i]) * i16(b[i]);
+  h[i] = i16(a[i]) * i16(200);
+}
+)");
+  ASSERT_TRUE(K);
+  HostData D = randomData(*K, {{"n", 4}}, 5);
+  const int64_t A[] = {250, 200, 100, 7}, B[] = {-128, 5, -1, 127};
+  const double F[] = {3.0, -2.0, 1.0, 0.019};
+  for (long I = 0; I < 4; ++I) {
+    D.array("a").setInt(I, A[I]);
+    D.array("b").setInt(I, B[I]);
+    D.array("f").setDouble(I, F[I]);
+  }
+  interpret(*K, D);
+  EXPECT_EQ(intAt(D.array("s"), {}), (250 + 200 + 100 + 7) % 256);
+  const int64_t W[] = {4, 210, 110, 17}, Q[] = {-128, -5, 1, -127},
+                C[] = {255, 0, 100, 1}, G[] = {-32000, 1000, -100, 889},
+                H[] = {50000 - 65536, 40000 - 65536, 20000, 1400},
+                Half[] = {2, 105, 55, 8};
+  for (long I = 0; I < 4; ++I) {
+    EXPECT_EQ(intAt(D.array("w"), {I}), W[I]) << I;
+    EXPECT_EQ(intAt(D.array("d"), {I}), Half[I]) << "the sum wraps first";
+    EXPECT_EQ(intAt(D.array("q"), {I}), Q[I]) << "the minimum / -1 wraps";
+    EXPECT_EQ(intAt(D.array("m"), {I}), Q[I]) << "-(-128) wraps";
+    EXPECT_EQ(intAt(D.array("c"), {I}), C[I]) << "saturates at 0 and 255";
+    EXPECT_EQ(intAt(D.array("g"), {I}), G[I]) << I;
+    EXPECT_EQ(intAt(D.array("h"), {I}), H[I]) << "wraps modulo 2^16";
+  }
+}
+
 TEST(Interp, NestedAndSideBySideReductionsMeanWhatTheySay) {
   // The statements that splitReductions makes compute, with their
   // temporaries, what the nested reductions mean: the loops by hand.
