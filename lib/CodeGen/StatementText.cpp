@@ -57,9 +57,8 @@ static std::string readText(CodeGenState &G, unsigned Read,
                             Piece P) {
   StatementMapping &M = G.M;
   const Statement &S = *G.M.S;
-  isl::multi_aff MA = M.accessOnTuple(S.Reads[Read].Relation, P);
   isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
-      isl_pw_multi_aff_from_multi_aff(MA.release()), Iter.copy());
+      M.accessOnTuple(S.Reads[Read].Relation, P).release(), Iter.copy());
   const Stage *St = nullptr;
   if (P == Piece::Update || P == Piece::Compute)
     for (const Stage &X : G.Stages)
@@ -315,9 +314,7 @@ static std::string writtenElement(CodeGenState &G, const Access &Write,
                                   const isl::pw_multi_aff &Iter, Piece P) {
   StatementMapping &M = G.M;
   isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
-      isl_pw_multi_aff_from_multi_aff(
-          M.accessOnTuple(Write.Relation, P).release()),
-      Iter.copy());
+      M.accessOnTuple(Write.Relation, P).release(), Iter.copy());
   isl::pw_multi_aff Owned = isl::manage(At);
   std::vector<std::string> Sub;
   for (int D = 0; D < isl_pw_multi_aff_dim(At, isl_dim_out); ++D)

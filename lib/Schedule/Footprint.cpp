@@ -46,7 +46,7 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   const Statement &S = *M.S;
   const Schedule &Sch = *M.Sch;
   unsigned N = St.Box.Size.size();
-  isl::multi_aff MA = M.accessOnTuple(Acc.Relation, Piece::Update);
+  isl::multi_aff MA = M.accessFormOnTuple(Acc.Relation, Piece::Update);
   int Best = -1;
   long BestVector = 1;
   for (unsigned D = 0; D < N; ++D) {

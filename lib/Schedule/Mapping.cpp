@@ -227,29 +227,34 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
   return E;
 }
 
-isl::multi_aff StatementMapping::accessOnTuple(const isl::map &Rel,
-                                               Piece P) const {
-  // { S[indices] -> A[...] } as a function, then on the piece's tuple.
-  isl::pw_multi_aff PMA =
-      take(Ctx, isl_pw_multi_aff_from_map(align(Rel).release()));
-  isl::multi_aff First;
-  PMA.foreach_piece([&First](isl::set, isl::multi_aff M) {
-    if (First.is_null())
-      First = M;
-  });
-  isl_multi_aff *MA = First.release();
+isl::pw_multi_aff StatementMapping::accessOnTuple(const isl::map &Rel,
+                                                  Piece P) const {
+  // { S[indices] -> A[...] } as a function, then on the piece's tuple: Init
+  // and Write, whose accesses do not depend on the reduction indices, have
+  // them projected out.
+  isl_map *R = align(Rel).release();
   unsigned NIdx = S->Indices.size();
   if (P == Piece::Init || P == Piece::Write) {
     for (int I = NIdx - 1; I >= 0; --I)
       if (!isOutput(S->Indices[I]))
-        MA = isl_multi_aff_drop_dims(MA, isl_dim_in, I, 1);
+        R = isl_map_project_out(R, isl_dim_in, I, 1);
   }
-  MA = isl_multi_aff_add_dims(MA, isl_dim_in, GridMaps.size());
+  R = isl_map_add_dims(R, isl_dim_in, GridMaps.size());
   const std::string &T = P == Piece::Init    ? TupleInit
                          : P == Piece::Write ? TupleWrite
                                              : TupleUpdate;
-  MA = isl_multi_aff_set_tuple_name(MA, isl_dim_in, T.c_str());
-  return take(Ctx, MA);
+  R = isl_map_set_tuple_name(R, isl_dim_in, T.c_str());
+  return take(Ctx, isl_pw_multi_aff_coalesce(isl_pw_multi_aff_from_map(R)));
+}
+
+isl::multi_aff StatementMapping::accessFormOnTuple(const isl::map &Rel,
+                                                   Piece P) const {
+  isl::multi_aff First;
+  accessOnTuple(Rel, P).foreach_piece([&First](isl::set, isl::multi_aff M) {
+    if (First.is_null())
+      First = M;
+  });
+  return First;
 }
 
 /// Where the blocks of index \p Index start (see IndexOrigin): its lowest

@@ -127,8 +127,14 @@ struct StatementMapping {
   /// registers' ranges, and sequential outputs fixed to their loop
   /// iterators.
   isl::set frame(isl::space Sp, Piece P) const;
-  /// \p Rel { S[indices] -> A[...] } as a function on piece \p P's tuple.
-  isl::multi_aff accessOnTuple(const isl::map &Rel, Piece P) const;
+  /// \p Rel { S[indices] -> A[...] } as a function on piece \p P's tuple:
+  /// one piece per piece of the statement's domain where isl simplified
+  /// the subscripts apart ((2 * j) % 3 is 2 * j where j < 2 and 1 at
+  /// j = 11), so that no piece's form is used on another's points.
+  isl::pw_multi_aff accessOnTuple(const isl::map &Rel, Piece P) const;
+  /// The first piece of accessOnTuple: the subscripts' form on part of the
+  /// domain, for heuristics (a layout) that do not compute addresses.
+  isl::multi_aff accessFormOnTuple(const isl::map &Rel, Piece P) const;
   /// { S[indices] } the block's iterations for fixed block ids, tile and
   /// sequential outputs, built from the block's shape alone.
   isl::set blockIterations() const;
