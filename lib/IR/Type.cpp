@@ -115,6 +115,17 @@ long long intMin(DType T) {
   }
 }
 
+long long wrapInt(DType T, long long X) {
+  unsigned Bits = 8 * dtypeSize(T);
+  if (Bits >= 64)
+    return X;
+  unsigned long long Mask = (1ULL << Bits) - 1;
+  unsigned long long U = static_cast<unsigned long long>(X) & Mask;
+  if (intMin(T) < 0 && (U >> (Bits - 1)))
+    U |= ~Mask;
+  return static_cast<long long>(U);
+}
+
 long long intMax(DType T) {
   switch (T) {
   case DType::I8:

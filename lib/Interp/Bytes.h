@@ -58,42 +58,21 @@ inline void storeFloat(unsigned char *P, DType T, double V) {
   }
 }
 
+// Integers are little-endian, as on every host the project runs on
+// (HostArray::bits reads an element's bytes the same way): an element of
+// N bytes is the low N bytes of the int64.
+
 /// The integer element of type \p T at \p P, sign- or zero-extended.
 inline int64_t loadInt(const unsigned char *P, DType T) {
-  switch (T) {
-  case DType::I8:
-    return loadAs<int8_t>(P);
-  case DType::U8:
-    return loadAs<uint8_t>(P);
-  case DType::I16:
-    return loadAs<int16_t>(P);
-  case DType::U16:
-    return loadAs<uint16_t>(P);
-  case DType::I32:
-    return loadAs<int32_t>(P);
-  default:
-    return loadAs<int64_t>(P);
-  }
+  int64_t V = 0;
+  std::memcpy(&V, P, dtypeSize(T));
+  return wrapInt(T, V);
 }
 
 /// \p V wrapped to the integer type \p T (modulo 2^bits) and stored at
 /// \p P.
 inline void storeInt(unsigned char *P, DType T, int64_t V) {
-  switch (T) {
-  case DType::I8:
-  case DType::U8:
-    storeAs(P, static_cast<uint8_t>(V));
-    break;
-  case DType::I16:
-  case DType::U16:
-    storeAs(P, static_cast<uint16_t>(V));
-    break;
-  case DType::I32:
-    storeAs(P, static_cast<uint32_t>(V));
-    break;
-  default:
-    storeAs(P, V);
-  }
+  std::memcpy(P, &V, dtypeSize(T));
 }
 
 } // namespace loopy::interp

@@ -30,25 +30,7 @@ Value floatValue(DType T, double X) {
 
 Value intValue(DType T, int64_t X) {
   Value V;
-  switch (T) {
-  case DType::I8:
-    V.I = static_cast<int8_t>(static_cast<uint8_t>(X));
-    break;
-  case DType::U8:
-    V.I = static_cast<uint8_t>(X);
-    break;
-  case DType::I16:
-    V.I = static_cast<int16_t>(static_cast<uint16_t>(X));
-    break;
-  case DType::U16:
-    V.I = static_cast<uint16_t>(X);
-    break;
-  case DType::I32:
-    V.I = static_cast<int32_t>(static_cast<uint32_t>(X));
-    break;
-  default:
-    V.I = X;
-  }
+  V.I = wrapInt(T, X);
   return V;
 }
 

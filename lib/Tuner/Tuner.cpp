@@ -599,8 +599,11 @@ bool readStored(TuningDB &Db, TuneResult &Result, const Warner &Warn) {
   }
   Result.FromDatabase = true;
   Result.Winner = std::move(*Rec);
-  for (VariantResult &V : Db.variants(Result.Key))
-    Result.Variants.push_back(TunedVariant{std::move(V)});
+  for (VariantResult &V : Db.variants(Result.Key)) {
+    TunedVariant Row;
+    Row.Result = std::move(V);
+    Result.Variants.push_back(std::move(Row));
+  }
   return true;
 }
 

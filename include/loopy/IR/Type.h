@@ -32,6 +32,9 @@ DType computeType(DType T);
 /// The smallest and largest values of the integer type \p T.
 long long intMin(DType T);
 long long intMax(DType T);
+/// \p X wrapped to the integer type \p T, modulo 2^bits, and sign- or
+/// zero-extended back: what storing \p X in an element of \p T keeps.
+long long wrapInt(DType T, long long X);
 /// The C spelling shared by CUDA and OpenCL (i64 is the printers' "idx";
 /// f16 and bf16 are their 16 bits, "loopy_f16" and "loopy_bf16"; i8 is
 /// "signed char", u8 "unsigned char", i16 "short", u16 "unsigned short").
