@@ -134,7 +134,7 @@ fi
 # A faulting variant is recorded as failed; the search goes on.
 for bug in fault hang; do
   "$bin/loopyc" "$root/examples/matmul.loop" -D n=512 -D m=512 -D l=512 \
-    --tune --budget=6 --retune --plant=$bug --report=6 \
+    --tune --budget=6 --retune --plant=$bug --report=20 \
     >"$work/$bug.out" 2>"$work/$bug.err"
   status=$?
   want="CUDA_ERROR_ILLEGAL_ADDRESS"; [ $bug = hang ] && want="timed out"
@@ -150,7 +150,7 @@ done
 # nothing), at a size checked at sampled points, is caught by the
 # comparison with the first verified variant on the GPU.
 "$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 \
-  --tune --budget=6 --retune --plant=skip-thread-0 --report=6 \
+  --tune --budget=6 --retune --plant=skip-thread-0 --report=20 \
   >"$work/thread0.out" 2>"$work/thread0.err"
 status=$?
 if [ $status = 0 ] && grep -q "^// winner: " "$work/thread0.out" &&

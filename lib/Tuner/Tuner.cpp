@@ -359,6 +359,13 @@ public:
   Verifier(const Kernel &K, const HostData &Data, const TuneOptions &Opts,
            double Flops)
       : K(K), Data(Data), Whole(Flops <= Opts.WholeCheckFlops) {
+    // Each output's longest reduction, for its tolerance, computed here
+    // with isl: checkOnDevice runs on several lanes at once, and isl
+    // objects of one context must not be touched from two threads.
+    for (const Statement &S : K.Stmts) {
+      double &L = Length[K.Args[S.Write.Arg].Name];
+      L = std::max(L, reductionLength(S, Data.Params));
+    }
     if (Whole) {
       Reference = Data;
       interpret(K, *Reference);
@@ -439,11 +446,6 @@ public:
       if (!A.Ok)
         return "at sampled outputs: " + firstLine(A.Message);
     }
-    std::map<std::string, double> Length;
-    for (const Statement &S : K.Stmts) {
-      double &L = Length[K.Args[S.Write.Arg].Name];
-      L = std::max(L, reductionLength(S, Data.Params));
-    }
     std::vector<gpu::CompareSpec> Specs;
     std::vector<const Argument *> Arrays;
     for (const Argument &A : K.Args) {
@@ -451,7 +453,7 @@ public:
         continue;
       Specs.push_back({A.Name, referenceName(A.Name), elementKind(A.Type),
                        poisonBits(A.Type),
-                       2 * tolerance(A.Type, Length[A.Name])});
+                       2 * tolerance(A.Type, Length.at(A.Name))});
       Arrays.push_back(&A);
     }
     gpu::CompareResult C = W.compare(Specs, Timeout);
@@ -552,6 +554,7 @@ private:
   const Kernel &K;
   const HostData &Data;
   bool Whole;
+  std::map<std::string, double> Length;
   std::optional<HostData> Reference;
   std::optional<HostData> First;
   WrittenMask Mask;
