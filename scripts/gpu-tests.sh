@@ -172,8 +172,8 @@ if [ "${gpus:-0}" -ge 2 ]; then
   done
   if grep -q "^// search: .*on $gpus GPUs" "$work/gpus0.out" &&
      grep -q "^// winner: " "$work/gpus1.out"; then
-    echo "PASS tuning on $gpus GPUs: $(grep '^// search: ' "$work/gpus0.out" | cut -c1-200)"
-    echo "  one GPU: $(grep '^// search: ' "$work/gpus1.out" | cut -c1-200)"
+    echo "PASS tuning on $gpus GPUs: $(grep '^// search: ' "$work/gpus0.out")"
+    echo "  one GPU: $(grep '^// search: ' "$work/gpus1.out")"
     echo "  winners: $(grep '^// time: ' "$work/gpus0.out") / $(grep '^// time: ' "$work/gpus1.out")"
   else
     echo "FAIL tuning on $gpus GPUs"; cat "$work/gpus0.out" "$work/gpus0.err"; failed=1

@@ -30,6 +30,25 @@ NodePtr blockReduce(const CodeGenState &G, const Accumulator &A) {
   return R;
 }
 
+/// How far the loops over a reduction tile unroll in code that runs
+/// seldom: the last reduction tile where it is partial, and the blocks
+/// whose tile crosses the domain's boundary. Unrolled fully there, with a
+/// guard on every instance, they were most of a kernel's code and most of
+/// NVRTC's time; by 4, the loop's overhead is still small against its
+/// body of a register tile's updates.
+constexpr unsigned SeldomUnroll = 4;
+
+/// Unrolls the reduction-tile loops of \p L by SeldomUnroll only.
+static void unrollLess(const CodeGenState &G, NodeList &L) {
+  for (NodePtr &N : L) {
+    if (N->K == Node::Kind::For && N->Unroll &&
+        G.ReductionTileLoops.count(N->Iter))
+      N->UnrollBy = SeldomUnroll;
+    unrollLess(G, N->Body);
+    unrollLess(G, N->Else);
+  }
+}
+
 /// What runs for one instance of the block-uniform loops.
 static NodeList uniformBody(CodeGenState &G, const isl::set &Uniform) {
   StatementMapping &M = G.M;
@@ -207,7 +226,10 @@ NodeList blockCode(CodeGenState &G) {
         return pipelinedLoads(G, N, false, UniformCtx, NO);
       if (T == "U_fetch" || T == "U_fetch_part")
         return pipelinedLoads(G, N, true, Ctx, NO);
-      return uniformBody(G, Ctx);
+      NodeList Body = uniformBody(G, Ctx);
+      if (Part)
+        unrollLess(G, Body);
+      return Body;
     };
     // The thread code names the uniform iterators. Where isl fixed one
     // (a loop of one iteration, such as the only reduction tile of a
@@ -280,6 +302,7 @@ NodeList blockCodeByTiles(CodeGenState &G) {
   G.M.Names = Names;
   G.M.Context = Context;
   NodeList Partial = blockCode(G);
+  unrollLess(G, Partial);
   auto If = std::make_unique<Node>(Node::Kind::If);
   If->Cond =
       printAstExpr(isl::ast_build::from_context(Context).expr_from(Split->Full));

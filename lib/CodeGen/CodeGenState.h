@@ -47,6 +47,9 @@ struct CodeGenState {
   /// Per tuple: the real domain, where the AST runs over a relaxed box.
   std::map<std::string, isl::set> Guards;
   std::set<std::string> PragmaUnroll; // loops printed with #pragma unroll
+  /// Of those, the loops over a reduction tile (the others are register
+  /// loops, which must unroll fully).
+  std::set<std::string> ReductionTileLoops;
   /// Names in the cooperative loads: position, round, vector, box
   /// coordinates (every stage's load is a scope of its own).
   std::string LoadPos, LoadStep, LoadVec;

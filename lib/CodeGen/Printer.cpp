@@ -331,7 +331,10 @@ void Printer::node(const Node &N) {
   case Node::Kind::For:
     if (N.Unroll) {
       indent();
-      OS << "#pragma unroll\n";
+      OS << "#pragma unroll";
+      if (N.UnrollBy > 1)
+        OS << " " << N.UnrollBy;
+      OS << "\n";
     }
     indent();
     OS << "for (" << Index << " " << N.Iter << " = " << N.Init << "; " << N.Cond << "; "

@@ -128,6 +128,7 @@ static isl::map threadSchedule(CodeGenState &G, const isl::set &Domain, Piece P,
         Iters.push_back(Map.Names.fresh(N + "_in"));
         Unroll.push_back(false);
         G.PragmaUnroll.insert(Iters.back());
+        G.ReductionTileLoops.insert(Iters.back());
       } else {
         // The loop runs over the index itself and carries its name.
         Dims.push_back({{{isl_dim_in, Pos, 1}}, 0});

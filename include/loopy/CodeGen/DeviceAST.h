@@ -44,6 +44,8 @@ struct Node {
   Kind K;
   std::string Iter, Init, Cond, Step, Text;
   bool Unroll = false;
+  /// With Unroll: 0 unrolls the loop fully, N > 1 by N.
+  unsigned UnrollBy = 0;
   NodeList Body, Else;
   // BlockReduce: Buffer[Count][Threads of the block] holds one partial per
   // thread; combine along axis Ax (ReduceThreads threads, a power of two)
