@@ -24,7 +24,7 @@ public:
                   unsigned char *NewHost) override;
   std::vector<FunctionInfo> load(const std::string &Image,
                                  const std::vector<Launch> &Launches) override;
-  void upload() override;
+  void upload(bool All) override;
   void launchAll(const std::vector<Launch> &Launches) override;
   void synchronize(const std::vector<Launch> &Launches) override;
   void downloadOutputs() override;
@@ -91,7 +91,7 @@ void CudaBackend::setBuffers(const std::vector<protocol::BufferSlot> &NewSlots,
   Host = NewHost;
   for (const protocol::BufferSlot &Slot : Slots)
     Buffers.emplace_back(Slot.Bytes);
-  upload();
+  upload(true);
 }
 
 const cuda::Function &CudaBackend::function(const Launch &L) {
@@ -134,9 +134,10 @@ CudaBackend::load(const std::string &Image,
   return Infos;
 }
 
-void CudaBackend::upload() {
+void CudaBackend::upload(bool All) {
   for (size_t I = 0; I < Slots.size(); ++I)
-    Buffers[I].upload(Host + Slots[I].Offset);
+    if (All || Slots[I].Output)
+      Buffers[I].upload(Host + Slots[I].Offset);
 }
 
 void CudaBackend::launchAll(const std::vector<Launch> &Launches) {

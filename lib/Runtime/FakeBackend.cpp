@@ -67,7 +67,7 @@ public:
     Device.assign(Slots.size(), {});
     for (size_t I = 0; I < Slots.size(); ++I)
       Device[I].resize(Slots[I].Bytes);
-    upload();
+    upload(true);
   }
 
   std::vector<FunctionInfo> load(const std::string &Image,
@@ -99,9 +99,10 @@ public:
     return Infos;
   }
 
-  void upload() override {
+  void upload(bool All) override {
     for (size_t I = 0; I < Slots.size(); ++I)
-      std::copy_n(Host + Slots[I].Offset, Slots[I].Bytes, Device[I].data());
+      if (All || Slots[I].Output)
+        std::copy_n(Host + Slots[I].Offset, Slots[I].Bytes, Device[I].data());
   }
 
   void launchAll(const std::vector<Launch> &Launches) override {

@@ -138,6 +138,10 @@ struct GpuWorker::Impl {
 
   /// Whether the running worker has the current buffers.
   bool BuffersSent = false;
+  /// Whether the device holds the mapping's inputs (the buffers that are
+  /// not Output): uploaded and not handed out by hostBuffer() since. A run
+  /// uploads them only where not; the outputs, every time.
+  bool InputsOnDevice = false;
   /// Whether the running worker has a module loaded.
   bool ModuleLoaded = false;
   /// Whether a module was loaded into a worker that has since ended.
@@ -190,6 +194,7 @@ std::string GpuWorker::Impl::reap(milliseconds Grace) {
     ModuleLost = true;
   ModuleLoaded = false;
   BuffersSent = false;
+  InputsOnDevice = false;
   CheckerSent = false;
   pid_t Child = std::exchange(Pid, -1);
   return waitProcess(Child, Grace).describe();
@@ -243,6 +248,7 @@ void GpuWorker::Impl::sendBuffers() {
   if (A.Status != Outcome::Ok)
     throw WorkerError("loopy-worker cannot set up the buffers: " + A.Error);
   BuffersSent = true;
+  InputsOnDevice = true;
 }
 
 void GpuWorker::Impl::ensureReady() {
@@ -378,6 +384,8 @@ const std::string &GpuWorker::path() const { return P->Path; }
 
 unsigned GpuWorker::starts() const { return P->Starts; }
 
+void GpuWorker::refreshInputs() { P->InputsOnDevice = false; }
+
 void GpuWorker::setBuffers(const std::vector<BufferSpec> &Buffers) {
   P->mapBuffers(Buffers);
   P->ensureReady();
@@ -385,8 +393,12 @@ void GpuWorker::setBuffers(const std::vector<BufferSpec> &Buffers) {
 
 void *GpuWorker::hostBuffer(const std::string &Name) {
   for (const BufferSlot &S : P->Slots)
-    if (S.Name == Name)
+    if (S.Name == Name) {
+      // The caller may write it: an input goes to the device again.
+      if (!S.Output)
+        P->InputsOnDevice = false;
       return P->Map ? P->Map + S.Offset : nullptr;
+    }
   throw std::invalid_argument("no buffer named '" + Name + "'");
 }
 
@@ -413,7 +425,10 @@ RunResult GpuWorker::run(const std::vector<Launch> &Launches,
   Writer W = startRequest(Request::Run);
   encode(W, Launches);
   W.u8(Download);
+  W.u8(!P->InputsOnDevice);
   Answer A = P->launchRequest(W, Timeout, "run");
+  // A run that failed may have written anywhere, an input too.
+  P->InputsOnDevice = A.Status == Outcome::Ok;
   return {A.Status, A.Error};
 }
 

@@ -29,8 +29,9 @@ public:
   /// Replaces the module; on failure none is left loaded.
   virtual std::vector<FunctionInfo>
   load(const std::string &Image, const std::vector<Launch> &Launches) = 0;
-  /// Copies every buffer from the mapping to the device.
-  virtual void upload() = 0;
+  /// Copies the buffers from the mapping to the device: every one where
+  /// \p All, else the Output ones only.
+  virtual void upload(bool All) = 0;
   /// Enqueues \p Launches in order.
   virtual void launchAll(const std::vector<Launch> &Launches) = 0;
   /// Waits for the launches enqueued (\p Launches names them in errors).

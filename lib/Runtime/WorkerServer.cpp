@@ -236,8 +236,9 @@ void Server::run(Reader &R) {
   std::vector<Launch> Launches;
   decode(R, Launches);
   bool Download = R.u8() != 0;
+  bool All = R.u8() != 0;
   requireModule();
-  B.upload();
+  B.upload(All);
   B.launchAll(Launches);
   B.synchronize(Launches);
   if (Download)

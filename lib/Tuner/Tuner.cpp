@@ -988,6 +988,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     }
     CheckTime += Since(Start);
     if (!Wrong.empty()) {
+      // A wrong kernel may have written into an input too.
+      LW.refreshInputs();
       Fail(VariantStatus::Wrong, Wrong);
       return Account();
     }

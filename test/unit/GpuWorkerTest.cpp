@@ -178,6 +178,42 @@ TEST_F(FakeWorkerTest, BuffersAreSharedAlignedAndZeroFilled) {
   expectCopyRuns();
 }
 
+// A run copies the inputs to the device only where they may have changed:
+// handed out by hostBuffer() (or refreshInputs()) since, or after a run
+// that failed; the outputs every time.
+TEST_F(FakeWorkerTest, InputsGoToTheDeviceOnlyWhereTheyMayHaveChanged) {
+  auto *In = static_cast<unsigned char *>(W.hostBuffer("in"));
+  auto *Out = static_cast<unsigned char *>(W.hostBuffer("out"));
+  auto RunCopy = [&] {
+    RunResult R = W.run({Copy}, milliseconds(10000));
+    ASSERT_EQ(R.Status, Outcome::Ok) << R.Error;
+  };
+  const unsigned char First = 5 * 7 + 1; // fillInput(1)
+  RunCopy();
+  EXPECT_EQ(Out[5], First);
+  // Written through a pointer handed out before that run: not copied.
+  In[5] = 200;
+  RunCopy();
+  EXPECT_EQ(Out[5], First);
+  W.hostBuffer("in");
+  RunCopy();
+  EXPECT_EQ(Out[5], 200);
+  In[5] = 201;
+  W.refreshInputs();
+  RunCopy();
+  EXPECT_EQ(Out[5], 201);
+  In[5] = 202;
+  RunCopy();
+  EXPECT_EQ(Out[5], 201);
+  EXPECT_EQ(W.run({launchOf("copy", {KernelArg::buffer("in"),
+                                     KernelArg::buffer("c")})},
+                  milliseconds(10000))
+                .Status,
+            Outcome::Failed);
+  RunCopy();
+  EXPECT_EQ(Out[5], 202);
+}
+
 TEST_F(FakeWorkerTest, FailuresThatKeepTheWorker) {
   RunResult Missing = W.run(
       {launchOf("copy", {KernelArg::buffer("in"), KernelArg::buffer("c")})},

@@ -229,7 +229,13 @@ public:
   /// them.
   void setBuffers(const std::vector<BufferSpec> &Buffers);
   /// The shared host memory of buffer \p Name; throws if there is none.
+  /// Asking for an input buffer (not Output) counts as writing it: the
+  /// next run copies the inputs to the device again.
   void *hostBuffer(const std::string &Name);
+  /// The next run copies the inputs to the device again, as after a
+  /// failed run: for a caller that finds a run wrong, whose kernel may
+  /// have written where it should not.
+  void refreshInputs();
 
   /// Loads \p Cubin (replacing the module loaded before) and looks up
   /// \p Functions, with the launch shapes of \p Launches for occupancy
@@ -237,7 +243,9 @@ public:
   /// 48 KiB of dynamic shared memory get the opt-in attribute.
   LoadResult load(const std::string &Cubin, const std::vector<Launch> &Launches);
 
-  /// Copies every buffer from host to device, runs \p Launches once in
+  /// Copies the Output buffers from host to device, and the others where
+  /// they changed (hostBuffer, refreshInputs) or a run failed since they
+  /// were last copied, runs \p Launches once in
   /// order, waits, and copies the Output buffers back to host memory,
   /// unless not \p Download: then they stay on the device only, for
   /// compare() and gather().

@@ -27,7 +27,7 @@
 namespace loopy::gpu::protocol {
 
 /// Bumped whenever a message changes shape.
-constexpr uint32_t Version = 4;
+constexpr uint32_t Version = 5;
 
 /// A message that does not decode: truncated, or a field out of range.
 class ProtocolError : public std::runtime_error {
