@@ -13,6 +13,7 @@
 // machine without one.
 //
 //===----------------------------------------------------------------------===//
+#include "loopy_commit.h"
 #include "cases.h"
 #include "report.h"
 
