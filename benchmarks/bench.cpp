@@ -13,7 +13,7 @@
 // machine without one.
 //
 //===----------------------------------------------------------------------===//
-#include "loopy_commit.h"
+#include "GitCommit.h"
 #include "cases.h"
 #include "report.h"
 
@@ -408,7 +408,7 @@ int run(int argc, char **argv) {
   Gpu G;
   RunInfo Info;
   Info.Device = G.Dev.name();
-  Info.Commit = LOOPY_COMMIT;
+  Info.Commit = LOOPY_GIT_COMMIT;
   Info.CopyBandwidth = G.Copy;
   std::printf("device: %s; device copy bandwidth %.0f GB/s (1 GiB, read + "
               "written)\n\n",
