@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <tuple>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -43,6 +44,11 @@ using loopy::cuda::Stream;
 const char *Usage =
     "usage: loopy-bench [OPTIONS] OUTDIR     run the cases on the GPU\n"
     "       loopy-bench [OPTIONS] --list     list them (no GPU needed)\n"
+    "       loopy-bench --merge OUTDIR RESULTS.json...\n"
+    "                                   one table, JSON and chart of the rows\n"
+    "                                   of several runs of one build on one\n"
+    "                                   device (no GPU needed); a later run's\n"
+    "                                   row of a case replaces an earlier's\n"
     "\n"
     "  --suite=zoo|examples|all  which cases (default: all)\n"
     "  --only=NAME[,NAME...]     cases whose name contains one of these\n"
@@ -345,7 +351,76 @@ std::string dataDir(const char *Name) {
   return (Exe.parent_path().parent_path() / "share" / "loopy" / Name).string();
 }
 
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  return V[V.size() / 2];
+}
+
+/// --merge: the rows of the results.json files \p Files, one run of one
+/// build on one device, into \p Out as a run writes them. The copy
+/// bandwidth and SGEMM rate given are the runs' medians (each row's ratio
+/// is its own run's).
+int merge(const std::string &Out, const std::vector<std::string> &Files) {
+  std::vector<Row> Rows;
+  RunInfo Info;
+  std::vector<double> Copies, Sgemms;
+  for (const std::string &F : Files) {
+    RunInfo I;
+    std::vector<Row> More = readJson(F, I);
+    if (F != Files.front() &&
+        (I.Device != Info.Device || I.Commit != Info.Commit))
+      throw std::runtime_error(F + " was measured on " + I.Device +
+                               " at commit " + I.Commit + ", " +
+                               Files.front() + " on " + Info.Device +
+                               " at commit " + Info.Commit +
+                               ": only runs of one build on one device merge");
+    if (F == Files.front())
+      Info = I;
+    Info.Date = std::max(Info.Date, I.Date);
+    Copies.push_back(I.CopyBandwidth);
+    if (I.SgemmRate > 0)
+      Sgemms.push_back(I.SgemmRate);
+    for (Row &R : More) {
+      auto Same = std::find_if(Rows.begin(), Rows.end(), [&](const Row &X) {
+        return X.Suite == R.Suite && X.Name == R.Name && X.Size == R.Size;
+      });
+      if (Same != Rows.end())
+        *Same = std::move(R);
+      else
+        Rows.push_back(std::move(R));
+    }
+  }
+  std::stable_sort(Rows.begin(), Rows.end(), [](const Row &A, const Row &B) {
+    return std::tie(A.Suite, A.Name) < std::tie(B.Suite, B.Name);
+  });
+  Info.CopyBandwidth = median(Copies);
+  Info.SgemmRate = median(Sgemms);
+  std::filesystem::create_directories(Out);
+  std::printf("device: %s; commit %s; %zu runs merged, the last on %s; "
+              "device copy bandwidth %.0f GB/s (their median)\n\n",
+              Info.Device.c_str(), Info.Commit.c_str(), Files.size(),
+              Info.Date.c_str(), Info.CopyBandwidth / 1e9);
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    if (I && Rows[I - 1].Suite != Rows[I].Suite)
+      std::printf("\n");
+    std::printf("%s\n", tableLine(Rows[I], Info.CopyBandwidth).c_str());
+  }
+  std::printf("\n%s", summary(Rows).c_str());
+  writeJson(Out + "/results.json", Rows, Info);
+  writeSvg(Out + "/chart.svg", Rows, Info);
+  return 0;
+}
+
 int run(int argc, char **argv) {
+  if (argc >= 2 && std::string(argv[1]) == "--merge") {
+    if (argc < 4) {
+      std::fputs(Usage, stderr);
+      return 2;
+    }
+    return merge(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+  }
   std::string Out, Only, Db, Suite = "all";
   std::string ExamplesDir = dataDir("examples"), ZooDir = dataDir("zoo");
   bool Quick = false, List = false;

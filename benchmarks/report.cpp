@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
 
 namespace bench {
 
@@ -119,6 +120,46 @@ void writeJson(const std::string &Path, const std::vector<Row> &Rows,
                   {"results", std::move(Results)}};
   std::ofstream J(Path);
   J << loopy::printJson(Doc) << "\n";
+}
+
+std::vector<Row> readJson(const std::string &Path, RunInfo &Info) {
+  std::ifstream In(Path);
+  if (!In)
+    throw std::runtime_error("cannot read " + Path);
+  std::vector<Row> Rows;
+  try {
+    loopy::Json Doc = loopy::Json::parse(In);
+    Info.Device = Doc.at("device").get<std::string>();
+    Info.Date = Doc.at("date").get<std::string>();
+    Info.Commit = Doc.at("commit").get<std::string>();
+    Info.CopyBandwidth = Doc.at("copy_bandwidth_gbs").get<double>() * 1e9;
+    Info.SgemmRate = Doc.at("sgemm_gflops").get<double>() * 1e9;
+    for (const loopy::Json &J : Doc.at("results")) {
+      Row R;
+      R.Name = J.at("kernel").get<std::string>();
+      R.Size = J.at("size").get<std::string>();
+      R.Reference = J.at("reference").get<std::string>();
+      R.Loopy = J.at("loopy_ms").get<double>() / 1e3;
+      R.Ref = J.at("reference_ms").get<double>() / 1e3;
+      R.TuningSeconds = J.at("tuning_s").get<double>();
+      R.LookupSeconds = J.at("this_run_tune_call_s").get<double>();
+      R.FromDatabase = J.at("from_database").get<bool>();
+      double E = J.at("max_error").get<double>();
+      R.MaxError = E < 0 ? INFINITY : E;
+      R.Ok = J.at("ok").get<bool>();
+      R.Schedule = J.at("schedule").get<std::string>();
+      R.Suite = J.at("suite").get<std::string>();
+      R.Kernels = J.at("kernels").get<std::vector<std::string>>();
+      R.Flops = J.at("flops").get<double>();
+      R.Bytes = J.at("bytes").get<double>();
+      R.Error = J.at("error").get<std::string>();
+      Rows.push_back(std::move(R));
+    }
+  } catch (const loopy::Json::exception &E) {
+    throw std::runtime_error(Path + " is not a results.json of loopy-bench: " +
+                             E.what());
+  }
+  return Rows;
 }
 
 void writeSvg(const std::string &Path, const std::vector<Row> &Rows,

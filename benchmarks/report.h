@@ -45,6 +45,9 @@ std::string summary(const std::vector<Row> &Rows);
 
 void writeJson(const std::string &Path, const std::vector<Row> &Rows,
                const RunInfo &Info);
+/// The rows and run of a results.json that writeJson wrote; throws
+/// std::runtime_error where \p Path cannot be read or is not one.
+std::vector<Row> readJson(const std::string &Path, RunInfo &Info);
 void writeSvg(const std::string &Path, const std::vector<Row> &Rows,
               const RunInfo &Info);
 

@@ -17,6 +17,11 @@ loopy_extract = os.path.join(config.loopy_tools_dir, "loopy-extract")
 config.substitutions.append(("%loopy-extract", loopy_extract))
 if os.path.exists(loopy_extract):
     config.available_features.add("loopy-extract")
+# loopy-bench is built only where the CUDA toolkit has cuBLAS.
+loopy_bench = os.path.join(config.loopy_tools_dir, "loopy-bench")
+config.substitutions.append(("%loopy-bench", loopy_bench))
+if os.path.exists(loopy_bench):
+    config.available_features.add("loopy-bench")
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%loopy_src", config.loopy_src_root))
 config.substitutions.append(("%examples", os.path.join(config.loopy_src_root, "examples")))
