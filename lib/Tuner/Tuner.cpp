@@ -857,12 +857,12 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   auto Since = [](Clock::time_point T) {
     return std::chrono::duration<double>(Clock::now() - T).count();
   };
-  auto Phase = Clock::now();
+  auto Lowering = Clock::now();
   // The code identities of every candidate lowered, across rounds.
   std::map<std::string, size_t> Seen;
   std::vector<Compiled> Code =
       lowerCandidates(R, Vs, Pick, Opts, true, Seen, 0);
-  Result.CompileSeconds = Since(Phase);
+  Result.CompileSeconds = Since(Lowering);
   std::optional<Verifier> CheckHolder;
   IslContext Isl;
   ProgressBar Bar(Opts.Progress, "tuning " + K.Name, N);
@@ -1096,6 +1096,15 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     for (Compiled &C : Batch)
       Code.push_back(std::move(C));
   };
+  // Lowers the candidates \p Next (each program compared with those of
+  // every earlier round) and runs them as round \p Round.
+  auto LowerAndRun = [&](const std::vector<size_t> &Next, unsigned Round) {
+    auto Lowering = Clock::now();
+    std::vector<Compiled> More =
+        lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
+    Result.CompileSeconds += Since(Lowering);
+    RunRound(std::move(More), Next, Round);
+  };
   std::vector<Compiled> First = std::move(Code);
   Code.clear();
   RunRound(std::move(First), Pick, 1);
@@ -1126,12 +1135,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
                 : fastestFamiliesNext(Names, Done, Seconds, Left);
     if (Next.empty())
       break;
-    Phase = Clock::now();
-    std::vector<Compiled> More =
-        lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
-    Result.CompileSeconds += Since(Phase);
     size_t RoundBase = Rows.size();
-    RunRound(std::move(More), Next, Round);
+    LowerAndRun(Next, Round);
     for (size_t I = 0; I < Predicted.size() && RoundBase + I < Rows.size(); ++I)
       Rows[RoundBase + I].PredictedSeconds = Predicted[I];
     if (!Learned)
@@ -1156,11 +1161,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Vs.push_back(std::move(V));
     }
     if (!Next.empty()) {
-      Phase = Clock::now();
-      std::vector<Compiled> More =
-          lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
-      Result.CompileSeconds += Since(Phase);
-      RunRound(std::move(More), Next, Round + 1);
+      LowerAndRun(Next, Round + 1);
       Result.OccupancyRuns = Next.size();
     }
   }
