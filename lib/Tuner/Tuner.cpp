@@ -1099,10 +1099,10 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   // Lowers the candidates \p Next (each program compared with those of
   // every earlier round) and runs them as round \p Round.
   auto LowerAndRun = [&](const std::vector<size_t> &Next, unsigned Round) {
-    auto Lowering = Clock::now();
+    auto Begun = Clock::now();
     std::vector<Compiled> More =
         lowerCandidates(R, Vs, Next, Opts, false, Seen, Rows.size());
-    Result.CompileSeconds += Since(Lowering);
+    Result.CompileSeconds += Since(Begun);
     RunRound(std::move(More), Next, Round);
   };
   std::vector<Compiled> First = std::move(Code);
