@@ -43,6 +43,9 @@ std::string tableLine(const Row &R, double Copy) {
   std::string S = Buf;
   if (R.FromDatabase)
     S += fmt(" (read from the database in %.3f s)", R.LookupSeconds);
+  if (R.ExhaustiveBest > 0 && R.SearchBest > 0)
+    S += fmt("; the search's winner at %.2f of the wider search's speed",
+             R.ExhaustiveBest / R.SearchBest);
   if (!R.Ok)
     S += "  WRONG: " + R.Error;
   return S;
@@ -95,6 +98,9 @@ void writeJson(const std::string &Path, const std::vector<Row> &Rows,
         {"tuning_s", R.TuningSeconds},
         {"this_run_tune_call_s", R.LookupSeconds},
         {"db_read_s", R.FromDatabase ? loopy::Json(R.LookupSeconds) : loopy::Json()},
+        {"search_ms", R.SearchBest * 1e3},
+        {"exhaustive_ms",
+         R.ExhaustiveBest > 0 ? loopy::Json(R.ExhaustiveBest * 1e3) : loopy::Json()},
         {"from_database", R.FromDatabase},
         {"max_error", std::isfinite(R.MaxError) ? R.MaxError : -1},
         {"ok", R.Ok},
@@ -143,6 +149,11 @@ std::vector<Row> readJson(const std::string &Path, RunInfo &Info) {
       R.Ref = J.at("reference_ms").get<double>() / 1e3;
       R.TuningSeconds = J.at("tuning_s").get<double>();
       R.LookupSeconds = J.at("this_run_tune_call_s").get<double>();
+      // Older results have neither.
+      if (J.contains("search_ms"))
+        R.SearchBest = J.at("search_ms").get<double>() / 1e3;
+      if (J.contains("exhaustive_ms") && !J.at("exhaustive_ms").is_null())
+        R.ExhaustiveBest = J.at("exhaustive_ms").get<double>() / 1e3;
       R.FromDatabase = J.at("from_database").get<bool>();
       double E = J.at("max_error").get<double>();
       R.MaxError = E < 0 ? INFINITY : E;

@@ -17,6 +17,10 @@ struct Row {
   double Flops = 0, Bytes = 0;
   double TuningSeconds = 0; // what the searches took
   double LookupSeconds = 0; // this run's tune() calls
+  /// The tuner's times of the default search's winners, and of the
+  /// winners of the wider search of --exhaustive (0: not run), summed
+  /// over the case's kernels.
+  double SearchBest = 0, ExhaustiveBest = 0;
   double MaxError = 0;
   bool FromDatabase = false, Ok = false;
   std::string Error;

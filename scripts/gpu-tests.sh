@@ -188,17 +188,22 @@ else
 fi
 # A tuning read back through the API (loopy-bench's TunedKernel) loads the
 # CUBIN stored with the winner: no lowering, no NVRTC, at most 0.1 s per
-# row. The first run tunes (softmax has three kernels), the second reads.
+# row. The first run tunes (softmax has three kernels), the second reads;
+# both with a wider search (--exhaustive=16, its own database) whose
+# winners' times every row gives.
 for run in first second; do
   "$bin/loopy-bench" --suite=zoo --only=gemm,softmax --quick --budget=8 \
+    --exhaustive=16 --exhaustive-db="$work/wide.db" \
     --db="$work/bench.db" "$work/bench-$run" >"$work/bench-$run.out" 2>&1
 done
 if python3 - "$work/bench-second/results.json" <<'PY'
 import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["results"]]
-bad = [r for r in rows if not r["ok"] or not r["from_database"] or r["db_read_s"] > 0.1]
+bad = [r for r in rows if not r["ok"] or not r["from_database"] or r["db_read_s"] > 0.1
+       or not r["search_ms"] > 0 or not (r["exhaustive_ms"] or 0) > 0]
 for r in rows:
-    print(f"{r['kernel']}: read back in {r['db_read_s']} s")
+    print(f"{r['kernel']}: read back in {r['db_read_s']} s; search {r['search_ms']} ms, "
+          f"wider search {r['exhaustive_ms']} ms")
 sys.exit(1 if bad or not rows else 0)
 PY
 then
