@@ -22,7 +22,6 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <tuple>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +30,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace bench {

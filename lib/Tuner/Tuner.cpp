@@ -359,18 +359,18 @@ public:
   Verifier(const Kernel &K, const HostData &Data, const TuneOptions &Opts,
            double Flops)
       : K(K), Data(Data), Whole(Flops <= Opts.WholeCheckFlops) {
-    // Each output's longest reduction, for its tolerance, computed here
-    // with isl: checkOnDevice runs on several lanes at once, and isl
-    // objects of one context must not be touched from two threads.
-    for (const Statement &S : K.Stmts) {
-      double &L = Length[K.Args[S.Write.Arg].Name];
-      L = std::max(L, reductionLength(S, Data.Params));
-    }
     if (Whole) {
       Reference = Data;
       interpret(K, *Reference);
       Mask = writtenMask(K, *Reference);
       return;
+    }
+    // Each output's longest reduction, for checkOnDevice's tolerance,
+    // computed here with isl: checkOnDevice runs on several lanes at once,
+    // and isl objects of one context must not be touched from two threads.
+    for (const Statement &S : K.Stmts) {
+      double &L = Length[K.Args[S.Write.Arg].Name];
+      L = std::max(L, reductionLength(S, Data.Params));
     }
     Mask = writtenMask(K, Data);
     // The interpreter's values at the sampled points, once for all
@@ -554,7 +554,7 @@ private:
   const Kernel &K;
   const HostData &Data;
   bool Whole;
-  std::map<std::string, double> Length;
+  std::map<std::string, double> Length; // per output; not where Whole
   std::optional<HostData> Reference;
   std::optional<HostData> First;
   WrittenMask Mask;
