@@ -18,6 +18,7 @@
 #include <isl/cpp.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct CodeGenState {
   std::vector<Instance> Instances;
   /// Per tuple: the real domain, where the AST runs over a relaxed box.
   std::map<std::string, isl::set> Guards;
+  /// Where set: the statement's domain relaxed for the update's guards
+  /// (overcomputeDomain, FullTiles.h).
+  std::optional<isl::set> Overcompute;
   std::set<std::string> PragmaUnroll; // loops printed with #pragma unroll
   /// Of those, the loops over a reduction tile (the others are register
   /// loops, which must unroll fully).

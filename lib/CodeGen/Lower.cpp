@@ -36,6 +36,7 @@
 #include "SplitReduction.h"
 #include "loopy/Schedule/Figures.h"
 #include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/FullTiles.h"
 #include "loopy/Schedule/Mapping.h"
 #include "loopy/Support/Isl.h"
 
@@ -73,6 +74,7 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
     Index32 = indexFitsIn32Bits(K, S);
 
   CodeGenState G(*M, *Stages, Addr, *Index32, Cache);
+  G.Overcompute = overcomputeDomain(*M);
   DeviceKernel DK = declareKernel(G);
   DK.Body = blockCodeByTiles(G);
   finishKernel(DK, G);

@@ -197,6 +197,15 @@ NodeList threadCode(CodeGenState &G, Piece P, const isl::set &Uniform) {
       X = isl_set_from_basic_set(isl_set_simple_hull(X));
     Dom = isl::manage(X).intersect(Map.frame(Dom.get_space(), P));
   }
+  // The update may run over a relaxed domain (outputs that are never
+  // written computed too, FullTiles.h): its guards are those of the
+  // relaxed domain, on the loops' box.
+  if (P == Piece::Update && G.Overcompute && !Map.GridMaps.empty()) {
+    isl_set *X = isl_set_add_dims(Map.align(*G.Overcompute).release(),
+                                  isl_dim_set, Map.GridMaps.size());
+    X = isl_set_reset_space(X, Dom.get_space().release());
+    Real = Dom.intersect(isl::manage(X));
+  }
   std::vector<std::string> Iters;
   std::vector<bool> Unroll;
   isl::map M = threadSchedule(G, Dom, P, Iters, Unroll);

@@ -3,7 +3,11 @@
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Isl.h"
 
+#include <isl/aff.h>
+#include <isl/map.h>
 #include <isl/set.h>
+
+#include <functional>
 
 #include <algorithm>
 
@@ -49,12 +53,82 @@ std::optional<TileSplit> fullBlocks(const StatementMapping &M) {
 std::optional<TileSplit> fullReductionTiles(const StatementMapping &M) {
   if (M.NumSizes != 0 || !M.Tiled)
     return std::nullopt;
+  // A tile is full for a block where every output of the block's tile (on
+  // the grid-mapped indices) that the domain has, with every value of the
+  // tiled index in the tile, lies in the domain's projection on them: in a
+  // triangle such as { i <= k < m }, the tiles past the block's diagonal
+  // are full, the few that cross it are not. Outputs past the domain's
+  // edge (in the last blocks) do not count: their guards are the blocks'.
   const IndexMap &T = *M.Tiled;
-  isl::set Range =
-      keepOnly(M.align(M.S->Domain), {(unsigned)M.tuplePos(T.Index)});
-  isl::set Tiles = M.inTile(isl::set::universe(Range.space()), T.Index,
-                            M.TileParam, T.Tile);
+  std::vector<unsigned> Grid;
+  for (const IndexMap *G : M.GridMaps)
+    Grid.push_back(M.tuplePos(G->Index));
+  std::vector<unsigned> Keep = Grid;
+  Keep.push_back(M.tuplePos(T.Index));
+  isl::set Domain = M.align(M.S->Domain);
+  isl::set Range = keepOnly(Domain, Keep);
+  isl::set Tiles = M.inTile(keepOnly(Domain, Grid), T.Index, M.TileParam,
+                            T.Tile);
+  for (const IndexMap *G : M.GridMaps)
+    Tiles = M.inTile(Tiles, G->Index, M.BlockId[static_cast<int>(G->Ax)],
+                     G->blockTile());
   return split(M.Context, Tiles.subtract(Range).params());
+}
+
+std::optional<isl::set> overcomputeDomain(const StatementMapping &M) {
+  const Statement &S = *M.S;
+  if (M.GridMaps.empty() || M.Accs.empty() || M.BlockRed ||
+      !S.MoreOutputs.empty())
+    return std::nullopt;
+  std::vector<unsigned> Out, Red;
+  for (unsigned Index : S.Indices)
+    (M.isOutput(Index) ? Out : Red).push_back(M.tuplePos(Index));
+  isl::set Domain = M.align(S.Domain);
+  // Each output index over its own range, the reduction indices over
+  // theirs: the constraints that tie outputs to each other are gone.
+  isl::set Relaxed = keepOnly(Domain, Red);
+  for (unsigned O : Out)
+    Relaxed = Relaxed.intersect(keepOnly(Domain, {O}));
+  Relaxed = Relaxed.coalesce();
+  if (Relaxed.is_equal(Domain))
+    return std::nullopt;
+  // Each output the domain has keeps its own reduction: no term is added
+  // to an output that is written.
+  if (!Relaxed.intersect(keepOnly(Domain, Out)).is_equal(Domain))
+    return std::nullopt;
+  // The reads under the reductions touch, in each block, only elements
+  // that the block's own iterations read: staged ones lie in the buffer
+  // (loaded for this tile), the others in the array.
+  std::vector<bool> Under(S.Reads.size(), false);
+  std::function<void(const Expr &)> Mark = [&](const Expr &E) {
+    if (E.Kind == ExprKind::Read && E.AccessId < Under.size())
+      Under[E.AccessId] = true;
+    for (const ExprPtr &X : E.Operands)
+      Mark(*X);
+  };
+  for (const Accumulator &A : M.Accs)
+    Mark(*A.Reduce);
+  // (Blocks and tiles without iterations of the domain run no update.)
+  isl::set Block = M.blockIterations();
+  isl::set BlockRelaxed =
+      M.blockIterations(&Relaxed).intersect_params(Block.params());
+  for (unsigned R = 0; R < S.Reads.size(); ++R) {
+    if (!Under[R])
+      continue;
+    // The subscripts as one affine function on the whole index space (the
+    // access relation holds only the domain's points).
+    isl::map Rel = M.align(S.Reads[R].Relation);
+    isl::pw_multi_aff PMA =
+        take(Rel.ctx().get(), isl_pw_multi_aff_from_map(Rel.copy()));
+    if (PMA.n_piece() != 1)
+      return std::nullopt;
+    isl::multi_aff F;
+    PMA.foreach_piece([&F](isl::set, isl::multi_aff MA) { F = MA; });
+    isl::map Fn = take(Rel.ctx().get(), isl_map_from_multi_aff(F.release()));
+    if (!BlockRelaxed.apply(Fn).is_subset(Block.apply(Fn)))
+      return std::nullopt;
+  }
+  return Relaxed;
 }
 
 } // namespace loopy

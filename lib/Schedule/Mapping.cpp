@@ -123,13 +123,14 @@ isl::map StatementMapping::align(isl::map X) const {
       isl_map_align_params(fixSizes(std::move(X)).release(), Params.copy()));
 }
 
-isl::set StatementMapping::blockIterations() const {
+isl::set StatementMapping::blockIterations(const isl::set *Domain) const {
   // The facts kept per block shape (footprints, their boxes, the range of
   // block ids) are computed from this set, never from one split of the
   // block among threads and registers: the sets would be equal, but isl's
   // answers (a footprint's box among them) follow how a set is written, so
   // the facts would depend on which variant asked first.
-  isl::set E = align(S->Domain).intersect_params(BlockContext);
+  isl::set E =
+      (Domain ? *Domain : align(S->Domain)).intersect_params(BlockContext);
   for (const IndexMap *M : GridMaps)
     E = inTile(E, M->Index, BlockId[static_cast<int>(M->Ax)], M->blockTile());
   for (unsigned I = 0; I < SeqOutputs.size(); ++I)

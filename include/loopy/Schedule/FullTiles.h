@@ -30,11 +30,25 @@ struct TileSplit {
 /// are left symbolic (the split would double every kernel's code).
 std::optional<TileSplit> fullBlocks(const StatementMapping &M);
 
-/// The reduction tiles (values of M.TileParam, within M.Context) whose
-/// range of the tiled index lies wholly inside the index's range on the
-/// domain. Nothing under the same conditions as fullBlocks, and without a
-/// tiled reduction.
+/// The reduction tiles and blocks (values of M.TileParam and the block ids,
+/// within M.Context) where the block's tile of the grid-mapped outputs
+/// with the reduction tile's range of the tiled index lies wholly inside
+/// the domain's projection on them: the tiles before the end of the
+/// reduction and, in a triangle, off its diagonal. Nothing under the same
+/// conditions as fullBlocks, and without a tiled reduction.
 std::optional<TileSplit> fullReductionTiles(const StatementMapping &M);
+
+/// A superset of the statement's domain (on its tuple, aligned) over which
+/// the update of the blocks that cross the domain's boundary may run
+/// without a guard per point, computing outputs that are never written:
+/// the domain with the constraints that tie its output indices to each
+/// other dropped (the triangle of { j <= i < n, 0 <= k < m } becomes the
+/// square). Only where every output of the domain keeps exactly its own
+/// reduction and, in every block, the reads under the reductions touch no
+/// element that the block's own iterations do not (staged reads stay in
+/// their buffers, the others in their arrays); nothing otherwise, and
+/// where it would be the domain itself.
+std::optional<isl::set> overcomputeDomain(const StatementMapping &M);
 
 } // namespace loopy
 

@@ -136,8 +136,10 @@ struct StatementMapping {
   /// domain, for heuristics (a layout) that do not compute addresses.
   isl::multi_aff accessFormOnTuple(const isl::map &Rel, Piece P) const;
   /// { S[indices] } the block's iterations for fixed block ids, tile and
-  /// sequential outputs, built from the block's shape alone.
-  isl::set blockIterations() const;
+  /// sequential outputs, built from the block's shape alone; those of
+  /// \p Domain (on the statement's tuple, aligned) where given instead of
+  /// the statement's domain.
+  isl::set blockIterations(const isl::set *Domain = nullptr) const;
   /// Where the blocks of an index split among them start, for those that
   /// do not start at 0 (indices that take negative values).
   std::map<unsigned, IndexOrigin> Origins;
