@@ -70,6 +70,17 @@ DeviceKernel declareKernel(const CodeGenState &G) {
     if (!M.BlockId[A].empty())
       DK.Ids.push_back({M.BlockId[A], true, static_cast<Axis>(A)});
   }
+  // Further output indices on z: blockIdx.z numbers their blocks within
+  // those of the first, the last index fastest.
+  long Below = 1;
+  for (size_t I = M.ZParts.size(); I-- > 0;) {
+    DK.Ids.push_back(
+        {M.ZParts[I], true, Axis::Z, Below, M.ZPartBlocks[I]});
+    Below *= M.ZPartBlocks[I];
+  }
+  for (IdBinding &B : DK.Ids)
+    if (B.Name == M.BlockId[static_cast<int>(Axis::Z)])
+      B.Div = Below;
   for (int A = 0; A < 3; ++A)
     if (!M.ThreadId[A].empty())
       DK.Ids.push_back({M.ThreadId[A], false, static_cast<Axis>(A)});

@@ -268,8 +268,12 @@ void Printer::kernel(const DeviceKernel &DK) {
   for (const IdBinding &B : DK.Ids) {
     indent();
     int A = static_cast<int>(B.Ax);
-    OS << "const " << Index << " " << B.Name << " = "
-       << (B.Block ? Sp.BlockIdx[A] : Sp.ThreadIdx[A]) << ";\n";
+    std::string Id = B.Block ? Sp.BlockIdx[A] : Sp.ThreadIdx[A];
+    if (B.Div > 1)
+      Id = Id + " / " + std::to_string(B.Div);
+    if (B.Mod > 0)
+      Id = (B.Div > 1 ? "(" + Id + ")" : Id) + " % " + std::to_string(B.Mod);
+    OS << "const " << Index << " " << B.Name << " = " << Id << ";\n";
   }
   if (DK.DynamicShared && Sp.DynamicShared) {
     indent();

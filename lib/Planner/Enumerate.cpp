@@ -105,6 +105,9 @@ struct Family {
   /// With no grid axis: a schedule of one thread (every index sequential)
   /// is allowed, as for a statement without indices.
   bool OneThread = false;
+  /// The output indices past the axes share z's blocks (one thread and
+  /// one output each) rather than run sequentially in each thread.
+  bool ShareZ = false;
 };
 
 void enumerateFamily(const Kernel &K, const Statement &S,
@@ -196,11 +199,24 @@ void enumerateFamily(const Kernel &K, const Statement &S,
   // Each output but the first takes y in turn, and z the first of the
   // others in domain order (a tile of one on z, which index takes it
   // matters less); their loops come in every order below.
+  // With fixed extents, the outputs past the third may also share z's
+  // blocks: a grid of every output, where running them sequentially in
+  // each thread leaves a grid too small to fill the GPU (a 4-index
+  // contraction's 40 x 40 x 40 x 40 outputs in 360 blocks).
+  bool CanShareZ = Outs.size() > 3 && Axes.size() == 3 &&
+                   std::all_of(Outs.begin(), Outs.end(), [&](unsigned O) {
+                     return fixedExtent(S.Domain, S.tuplePos(O)).has_value();
+                   });
   for (size_t Y = 1; Y < Outs.size(); ++Y) {
     std::vector<unsigned> Order = Outs;
     Order.erase(Order.begin() + Y);
     Order.insert(Order.begin() + 1, Outs[Y]);
     enumerateGrid(K, S, Opts, Fam, Order, Out);
+    if (CanShareZ) {
+      Family Shared = Fam;
+      Shared.ShareZ = true;
+      enumerateGrid(K, S, Opts, Shared, Order, Out);
+    }
   }
 }
 
@@ -212,6 +228,9 @@ void enumerateGrid(const Kernel &K, const Statement &S,
   std::vector<unsigned> Grid, SeqOut;
   for (unsigned O : Outs)
     (Grid.size() < Axes.size() ? Grid : SeqOut).push_back(O);
+  std::vector<unsigned> OnZ; // further outputs sharing z
+  if (Fam.ShareZ)
+    std::swap(OnZ, SeqOut);
 
   // Cartesian product of the grid axes' choices.
   std::vector<std::vector<IndexMap>> GridMaps = {{}};
@@ -233,6 +252,14 @@ void enumerateGrid(const Kernel &K, const Statement &S,
       }
     GridMaps = std::move(Next);
   }
+  for (auto &GM : GridMaps)
+    for (unsigned O : OnZ) {
+      IndexMap M;
+      M.Index = O;
+      M.K = IndexMap::Kind::Grid;
+      M.Ax = Axis::Z;
+      GM.push_back(M);
+    }
 
   // Reduction choices, for every order of the reduction loops.
   struct RedChoice {

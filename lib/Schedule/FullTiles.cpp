@@ -44,9 +44,9 @@ std::optional<TileSplit> fullBlocks(const StatementMapping &M) {
   isl::set Domain = keepOnly(M.align(M.S->Domain), Grid);
   // { [indices] } the tiles of the blocks, the block ids as parameters.
   isl::set Tiles = isl::set::universe(Domain.space());
-  for (const IndexMap *G : M.GridMaps)
-    Tiles = M.inTile(Tiles, G->Index, M.BlockId[static_cast<int>(G->Ax)],
-                     G->blockTile());
+  for (unsigned R = 0; R < M.GridMaps.size(); ++R)
+    Tiles = M.inTile(Tiles, M.GridMaps[R]->Index, M.GridBlockIds[R],
+                     M.GridMaps[R]->blockTile());
   return split(M.Context, Tiles.subtract(Domain).params());
 }
 
@@ -69,9 +69,9 @@ std::optional<TileSplit> fullReductionTiles(const StatementMapping &M) {
   isl::set Range = keepOnly(Domain, Keep);
   isl::set Tiles = M.inTile(keepOnly(Domain, Grid), T.Index, M.TileParam,
                             T.Tile);
-  for (const IndexMap *G : M.GridMaps)
-    Tiles = M.inTile(Tiles, G->Index, M.BlockId[static_cast<int>(G->Ax)],
-                     G->blockTile());
+  for (unsigned R = 0; R < M.GridMaps.size(); ++R)
+    Tiles = M.inTile(Tiles, M.GridMaps[R]->Index, M.GridBlockIds[R],
+                     M.GridMaps[R]->blockTile());
   return split(M.Context, Tiles.subtract(Range).params());
 }
 

@@ -131,8 +131,9 @@ isl::set StatementMapping::blockIterations(const isl::set *Domain) const {
   // the facts would depend on which variant asked first.
   isl::set E =
       (Domain ? *Domain : align(S->Domain)).intersect_params(BlockContext);
-  for (const IndexMap *M : GridMaps)
-    E = inTile(E, M->Index, BlockId[static_cast<int>(M->Ax)], M->blockTile());
+  for (unsigned R = 0; R < GridMaps.size(); ++R)
+    E = inTile(E, GridMaps[R]->Index, GridBlockIds[R],
+               GridMaps[R]->blockTile());
   for (unsigned I = 0; I < SeqOutputs.size(); ++I)
     E = addConstraint(
         E,
@@ -210,7 +211,7 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
     const IndexMap &M = *GridMaps[R];
     unsigned O = Pos(M.Index), U = NIdx + R;
     int A = static_cast<int>(M.Ax);
-    unsigned B = paramPos(E, BlockId[A]), T = paramPos(E, ThreadId[A]);
+    unsigned B = paramPos(E, GridBlockIds[R]), T = paramPos(E, ThreadId[A]);
     long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
     std::vector<Term> Eq = {{isl_dim_set, O, 1},
                             {isl_dim_param, B, -M.blockTile()},
@@ -334,8 +335,23 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
     int A = static_cast<int>(M.Ax);
     switch (M.K) {
     case IndexMap::Kind::Grid:
+      if (!Map.BlockId[A].empty()) {
+        // A further output index on z: blocks of its own within z's.
+        if (!fixedExtent(Map.fixSizes(S.Domain)
+                             .intersect_params(Map.fixSizes(K.Context)),
+                         S.tuplePos(M.Index)))
+          return Failure::user(
+              "output index " + quote(K.IndexNames[M.Index]) +
+              " shares grid axis z with another; it needs a fixed extent "
+              "from 0 (give its sizes with -D)");
+        Map.ZParts.push_back(Map.Names.fresh("bz"));
+        Map.GridBlockIds.push_back(Map.ZParts.back());
+        Map.GridMaps.push_back(&M);
+        break;
+      }
       Map.BlockId[A] = Map.Names.fresh(std::string("b") + axisLetter(M.Ax));
       Map.ThreadId[A] = Map.Names.fresh(std::string("t") + axisLetter(M.Ax));
+      Map.GridBlockIds.push_back(Map.BlockId[A]);
       Map.GridMaps.push_back(&M);
       break;
     case IndexMap::Kind::Block:
@@ -360,6 +376,8 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   for (int A = 0; A < 3; ++A)
     if (!Map.BlockId[A].empty())
       Map.ParamNames.push_back(Map.BlockId[A]);
+  for (const std::string &Z : Map.ZParts)
+    Map.ParamNames.push_back(Z);
   for (int A = 0; A < 3; ++A)
     if (!Map.ThreadId[A].empty())
       Map.ParamNames.push_back(Map.ThreadId[A]);
@@ -441,12 +459,17 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   Map.Context = Map.align(isl::manage(isl_set_from_params(K.Context.copy())));
   Map.Context = isl::manage(isl_set_params(Map.Context.release()));
   Map.BlockContext = Map.Context;
+  std::vector<std::string> Blocks = Map.ZParts;
   for (int A = 0; A < 3; ++A)
     if (!Map.BlockId[A].empty())
-      Map.BlockContext = addConstraint(
-          Map.BlockContext,
-          {{isl_dim_param, paramPos(Map.BlockContext, Map.BlockId[A]), 1}}, 0,
-          false);
+      Blocks.push_back(Map.BlockId[A]);
+  for (const std::string &B : Blocks) {
+    Map.BlockContext = addConstraint(
+        Map.BlockContext, {{isl_dim_param, paramPos(Map.BlockContext, B), 1}},
+        0, false);
+    Map.Context = addConstraint(
+        Map.Context, {{isl_dim_param, paramPos(Map.Context, B), 1}}, 0, false);
+  }
   for (int A = 0; A < 3; ++A) {
     if (!Map.ThreadId[A].empty()) {
       unsigned P = paramPos(Map.Context, Map.ThreadId[A]);
@@ -455,11 +478,6 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
       Map.Context = addConstraint(Map.Context, {{isl_dim_param, P, -1}},
                                   Sch.threads(static_cast<Axis>(A)) - 1, false);
     }
-    if (!Map.BlockId[A].empty())
-      Map.Context = addConstraint(
-          Map.Context,
-          {{isl_dim_param, paramPos(Map.Context, Map.BlockId[A]), 1}}, 0,
-          false);
   }
 
   // The per-thread domains.
@@ -529,27 +547,36 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
 void boundBlocks(StatementMapping &Map, LoweringCache::Block &Facts) {
   // Blocks along each grid axis: 1 + the largest block id used. Every
   // launched block has an id within that range, which the code may assume.
-  for (int A = 0; A < 3; ++A) {
-    if (Map.BlockId[A].empty())
-      continue;
+  auto Bound = [&](const std::string &Block, isl::pw_aff &Known) {
     if (!Facts.Bounded) {
       isl_set *P = isl_set_params(Map.blockIterations().release());
       P = isl_set_from_params(P);
-      unsigned Pos = paramPos(isl::manage_copy(P), Map.BlockId[A]);
+      unsigned Pos = paramPos(isl::manage_copy(P), Block);
       P = isl_set_move_dims(P, isl_dim_set, 0, isl_dim_param, Pos, 1);
       for (int Q = isl_set_dim(P, isl_dim_param) - 1; Q >= (int)Map.NumSizes;
            --Q)
         P = isl_set_project_out(P, isl_dim_param, Q, 1);
-      Facts.Max[A] = isl::manage(isl_set_dim_max(P, 0)).coalesce();
+      Known = isl::manage(isl_set_dim_max(P, 0)).coalesce();
     }
-    isl::pw_aff Max = Facts.Max[A];
-    Map.BlockMax[A] = Max;
     isl_pw_aff *Id = isl_pw_aff_param_on_domain_id(
         isl_set_universe(isl_space_params(Map.Params.copy())),
-        isl_id_alloc(Map.Ctx.get(), Map.BlockId[A].c_str(), nullptr));
+        isl_id_alloc(Map.Ctx.get(), Block.c_str(), nullptr));
     isl_set *Le = isl_pw_aff_le_set(
-        Id, isl_pw_aff_align_params(Max.copy(), Map.Params.copy()));
+        Id, isl_pw_aff_align_params(Known.copy(), Map.Params.copy()));
     Map.Context = Map.align(Map.Context.intersect(isl::manage(Le)));
+    return Known;
+  };
+  for (int A = 0; A < 3; ++A)
+    if (!Map.BlockId[A].empty())
+      Map.BlockMax[A] = Bound(Map.BlockId[A], Facts.Max[A]);
+  // The further indices on z have fixed extents: their blocks are a
+  // constant number (at least one, so that blockIdx.z divides by it).
+  Facts.PartMax.resize(Map.ZParts.size());
+  Map.ZPartBlocks.clear();
+  for (size_t I = 0; I < Map.ZParts.size(); ++I) {
+    isl::pw_aff Max = Bound(Map.ZParts[I], Facts.PartMax[I]);
+    isl::val V = take(Map.Ctx.get(), isl_pw_aff_max_val(Max.copy()));
+    Map.ZPartBlocks.push_back(V.is_int() ? std::max(toLong(V) + 1, 1L) : 1);
   }
   Facts.Bounded = true;
 }
@@ -573,6 +600,15 @@ BlockGrid blockGrid(const StatementMapping &Map, bool WithLaunchIf) {
                                     Where.release(),
                                     isl::val::one(Map.Ctx).release())))
               .coalesce();
+    // z's blocks also number those of the further indices on it.
+    long Parts = 1;
+    if (A == static_cast<int>(Axis::Z))
+      for (long N : Map.ZPartBlocks)
+        Parts *= N;
+    if (Parts > 1)
+      Max = take(Map.Ctx, isl_pw_aff_scale_val(
+                              Max.release(), isl_val_int_from_si(
+                                                 Map.Ctx.get(), Parts)));
     Nonempty = Nonempty.intersect(Max.domain());
     GridC[A] = exprText(CB, Max);
     // No block at all where the domain is empty: the launcher skips the

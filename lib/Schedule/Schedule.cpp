@@ -260,6 +260,16 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
   };
   std::vector<bool> Seen(K.IndexNames.size());
   bool AxisUsed[3] = {false, false, false};
+  // Several output indices may take z where each has one thread there
+  // (and no reduction takes it).
+  bool ZShareable = std::all_of(
+      Sch.Maps.begin(), Sch.Maps.end(), [](const IndexMap &M) {
+        if (M.Ax != Axis::Z)
+          return true;
+        return M.K == IndexMap::Kind::Grid   ? M.Threads == 1
+               : M.K == IndexMap::Kind::Block ? false
+                                              : true;
+      });
   unsigned Tiled = 0;
   for (const IndexMap &M : Sch.Maps) {
     const std::string &N = K.IndexNames[M.Index];
@@ -277,8 +287,15 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
              " must be seq, seq*T, t.A*N or g.A*C,t.A*N";
     if (M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) {
       int A = static_cast<int>(M.Ax);
-      if (AxisUsed[A])
-        return std::string("axis ") + axisLetter(M.Ax) + " is used twice";
+      // Output indices past the third share z's blocks, one thread each.
+      bool SharesZ = M.K == IndexMap::Kind::Grid && M.Ax == Axis::Z &&
+                     M.Threads == 1 && ZShareable;
+      if (AxisUsed[A] && !SharesZ)
+        return std::string("axis ") + axisLetter(M.Ax) +
+               (M.Ax == Axis::Z && M.K == IndexMap::Kind::Grid
+                    ? " is used twice (output indices share z only with one "
+                      "thread each: g.z,t.z*1)"
+                    : " is used twice");
       AxisUsed[A] = true;
     }
     if (M.K == IndexMap::Kind::Tiled && ++Tiled > 1)

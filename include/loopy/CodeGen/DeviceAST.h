@@ -91,6 +91,10 @@ struct IdBinding {
   std::string Name; // the variable the body uses
   bool Block;       // blockIdx (true) or threadIdx (false)
   Axis Ax;
+  /// A block id that shares its axis with others: (id / Div) % Mod, Mod 0
+  /// for none.
+  long Div = 1;
+  long Mod = 0;
 };
 
 // The static limit of shared memory and the dynamic array's slots, which

@@ -88,6 +88,8 @@ public:
   struct Block {
     bool Bounded = false;
     isl::pw_aff Max[3];
+    /// Max of each further index on z (StatementMapping::ZParts).
+    std::vector<isl::pw_aff> PartMax;
     std::map<unsigned, Staged> Reads;
     /// The planner's figures of the grid (Figures.h), which follow from
     /// Max: per axis its size as C and its blocks where the sizes fix them

@@ -84,6 +84,15 @@ struct StatementMapping {
   unsigned NumSizes = 0;
   isl::space Params;
   std::vector<const IndexMap *> GridMaps;   // register dimensions, in order
+  /// The block id of each of GridMaps: BlockId of its axis, or for the
+  /// output indices on z after the first, one of ZParts.
+  std::vector<std::string> GridBlockIds;
+  /// Output indices past the third share grid axis z with the first on it
+  /// (one thread each): their block ids, parameters like BlockId's, and
+  /// their numbers of blocks (constants, from boundBlocks). blockIdx.z
+  /// numbers the blocks of all of them, the last one's fastest.
+  std::vector<std::string> ZParts;
+  std::vector<long> ZPartBlocks;
   std::vector<const IndexMap *> SeqOutputs; // block-uniform loops
   const IndexMap *Tiled = nullptr;
   const IndexMap *BlockRed = nullptr;
