@@ -100,21 +100,23 @@ NodeList blockCode(CodeGenState &G) {
     for (NodePtr &X : uniformBody(G, NoExtra))
       Out.push_back(std::move(X));
   } else {
-    // Uniform placeholders U_init[o], U_body[o, kt], U_write[o], scheduled
-    // as [o..., stage, kt].
-    unsigned NO = M.SeqOutputs.size();
+    // Uniform placeholders U_init[o], U_body[o, r, kt], U_write[o],
+    // scheduled as [o..., stage, r..., kt]: r the reductions outside the
+    // tiles (seq,outer).
+    unsigned NO = M.SeqOutputs.size(), NR = M.OuterReds.size();
     auto Project = [&](const isl::set &Dom, bool WithTile) {
       // Onto the uniform parameters: they become the tuple.
       isl::set P = eliminateParams(Dom, Threads);
       isl_set *X = isl_set_params(P.release());
       unsigned NP = M.ParamNames.size();
-      unsigned First = NP - NO - (M.Tiled ? 1 : 0);
-      unsigned Count = NO + (WithTile && M.Tiled ? 1 : 0);
+      unsigned Inner = NR + (M.Tiled ? 1 : 0);
+      unsigned First = NP - NO - Inner;
+      unsigned Count = NO + (WithTile ? Inner : 0);
       X = isl_set_from_params(X);
       X = isl_set_move_dims(X, isl_dim_set, 0, isl_dim_param, First, Count);
-      if (M.Tiled && !WithTile)
+      if (!WithTile && Inner)
         X = isl_set_project_out(X, isl_dim_param,
-                                isl_set_dim(X, isl_dim_param) - 1, 1);
+                                isl_set_dim(X, isl_dim_param) - Inner, Inner);
       return isl::manage(X);
     };
     isl::set UOut = Project(M.OutDom, false);
@@ -128,7 +130,7 @@ NodeList blockCode(CodeGenState &G) {
     // is fetched at (kt, 1) -- so tile kt's fetch runs at (kt - 1, 1), the
     // first one before the loop -- and the tile is computed at (kt, 2).
     bool Pipe = Sch.Pipelined;
-    unsigned NS = NO + (Pipe ? 3 : 2);
+    unsigned NS = NO + NR + (Pipe ? 3 : 2);
     auto Add = [&](isl::set Dom, const char *Name, long Stage, bool WithTile,
                    long Shift = 0, long Sub = 0) {
       isl_set *D = isl_set_set_tuple_name(Dom.release(), Name);
@@ -138,13 +140,21 @@ NodeList blockCode(CodeGenState &G) {
         MM = addConstraint(MM, {{isl_dim_in, I, 1}, {isl_dim_out, I, -1}}, 0,
                            true);
       MM = addConstraint(MM, {{isl_dim_out, NO, 1}}, -Stage, true);
+      for (unsigned I = 0; I < NR; ++I)
+        if (WithTile)
+          MM = addConstraint(
+              MM, {{isl_dim_in, NO + I, 1}, {isl_dim_out, NO + 1 + I, -1}}, 0,
+              true);
+        else
+          MM = addConstraint(MM, {{isl_dim_out, NO + 1 + I, 1}}, 0, true);
       if (WithTile && M.Tiled)
-        MM = addConstraint(MM, {{isl_dim_in, NO, 1}, {isl_dim_out, NO + 1, -1}},
-                           Shift, true);
+        MM = addConstraint(
+            MM, {{isl_dim_in, NO + NR, 1}, {isl_dim_out, NO + NR + 1, -1}},
+            Shift, true);
       else
-        MM = addConstraint(MM, {{isl_dim_out, NO + 1, 1}}, 0, true);
+        MM = addConstraint(MM, {{isl_dim_out, NO + NR + 1, 1}}, 0, true);
       if (Pipe)
-        MM = addConstraint(MM, {{isl_dim_out, NO + 2, 1}}, -Sub, true);
+        MM = addConstraint(MM, {{isl_dim_out, NO + NR + 2, 1}}, -Sub, true);
       Sched = isl_union_map_add_map(Sched, M.align(MM).release());
     };
     if (!M.Accs.empty())
@@ -170,6 +180,8 @@ NodeList blockCode(CodeGenState &G) {
     // Generate the uniform loops; their user nodes are filled in below.
     std::vector<std::string> Iters = M.SeqParams;
     Iters.push_back(M.Names.fresh("stage"));
+    for (const std::string &R : M.OuterParams)
+      Iters.push_back(R);
     Iters.push_back(M.Tiled ? M.TileParam : M.Names.fresh("c"));
     if (Pipe) {
       Iters.push_back(M.Names.fresh("part"));
@@ -225,7 +237,7 @@ NodeList blockCode(CodeGenState &G) {
       if (T == "U_store")
         return pipelinedLoads(G, N, false, UniformCtx, NO);
       if (T == "U_fetch" || T == "U_fetch_part")
-        return pipelinedLoads(G, N, true, Ctx, NO);
+        return pipelinedLoads(G, N, true, Ctx, NO + NR);
       NodeList Body = uniformBody(G, Ctx);
       if (Part)
         unrollLess(G, Body);
@@ -239,8 +251,14 @@ NodeList blockCode(CodeGenState &G) {
                            NodeList Body) {
       isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(N));
       std::vector<std::string> Names = M.SeqParams;
-      if (M.Tiled && (T == "U_body" || T == "U_body_part" || T == "U_store"))
-        Names.push_back(M.TileParam);
+      bool Fetch = T == "U_fetch" || T == "U_fetch_part";
+      if (M.Tiled && (Fetch || T == "U_body" || T == "U_body_part" ||
+                      T == "U_store")) {
+        for (const std::string &R : M.OuterParams)
+          Names.push_back(R);
+        if (!Fetch) // the fetch binds its tile to NextTile itself
+          Names.push_back(M.TileParam);
+      }
       NodeList Bound;
       for (unsigned I = 0; I < Names.size(); ++I) {
         std::string V = printAstExpr(

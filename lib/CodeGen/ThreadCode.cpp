@@ -74,6 +74,8 @@ static NodeList generate(CodeGenState &G, isl::map Schedule,
   // loops; without them, variants that differ only there share the nest.
   isl::set C = M.Context.intersect_params(ExtraContext);
   std::vector<std::string> Uniform = M.SeqParams;
+  for (const std::string &R : M.OuterParams)
+    Uniform.push_back(R);
   if (M.Tiled)
     Uniform.push_back(M.TileParam);
   for (const std::string &P : Uniform) {

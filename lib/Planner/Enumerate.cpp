@@ -266,6 +266,7 @@ void enumerateGrid(const Kernel &K, const Statement &S,
     std::vector<IndexMap> Maps;
     bool CanPrefetch;
     bool OnlyAllStaged; // no unstaged or partly staged variants
+    bool OnlyStaged = false; // no unstaged variant
   };
   std::vector<RedChoice> RedChoices;
   auto AddChoices = [&](const std::vector<unsigned> &Red) {
@@ -303,6 +304,23 @@ void enumerateGrid(const Kernel &K, const Statement &S,
           M.back().K = IndexMap::Kind::Tiled;
           M.back().Tile = T;
           RedChoices.push_back({M, true, T != 8});
+          // The other reduction indices also as loops of the block around
+          // the tiles (seq,outer): each tile then stages one value of
+          // them, a matrix product's tile over a contraction whose
+          // indices cannot merge (x[a, e, b, f] * y[d, f, c, e]); without
+          // staging it is only another loop order. Short loops (a 3 x 3
+          // filter's rows) stay inside: their whole extent is a small
+          // footprint already.
+          bool LongOuter = std::all_of(
+              Red.begin(), Red.end() - 1, [&](unsigned R) {
+                std::optional<long> E = fixedExtent(S.Domain, S.tuplePos(R));
+                return !E || *E >= 8;
+              });
+          if (Red.size() > 1 && LongOuter) {
+            for (size_t I = 0; I + 1 < M.size(); ++I)
+              M[I].Outer = true;
+            RedChoices.push_back({M, true, T != 8, true});
+          }
         }
         Axis Free = Grid.size() < 3 ? Axes[Grid.size()] : Axis::X;
         if (Grid.size() < 3)
@@ -395,7 +413,9 @@ void enumerateGrid(const Kernel &K, const Statement &S,
         continue;
       if (!validateSchedule(Sch, K, S).empty())
         continue;
-      if (!RC.OnlyAllStaged || Stageable.empty())
+      if (RC.OnlyStaged && Stageable.empty())
+        continue;
+      if ((!RC.OnlyAllStaged || Stageable.empty()) && !RC.OnlyStaged)
         Out.push_back(Sch);
       if (!RC.CanPrefetch || Stageable.empty())
         continue;
@@ -438,7 +458,7 @@ static std::string figuresKey(const Schedule &Sch) {
            (M.Strided ? "s" : "") +
            "/" + std::to_string(M.Tile) + "/" +
            std::to_string(M.K == IndexMap::Kind::Block ? M.Threads : 0) + "/" +
-           std::to_string(M.Chunk) + " ";
+           std::to_string(M.Chunk) + (M.Outer ? "o" : "") + " ";
   Key += "r" + std::to_string(Sch.registerOutputs()) + " p";
   for (unsigned P : Sch.Prefetch)
     Key += std::to_string(P) + ",";

@@ -99,6 +99,8 @@ std::string StatementMapping::blockKey() const {
       Key += "*" + std::to_string(M.Tile);
       break;
     case IndexMap::Kind::Seq:
+      if (M.Outer) // a block-uniform loop: the footprints are per value
+        Key += "o";
       break;
     }
   }
@@ -139,6 +141,12 @@ isl::set StatementMapping::blockIterations(const isl::set *Domain) const {
         E,
         {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
          {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
+        0, true);
+  for (unsigned I = 0; I < OuterReds.size(); ++I)
+    E = addConstraint(
+        E,
+        {{isl_dim_set, (unsigned)tuplePos(OuterReds[I]->Index), 1},
+         {isl_dim_param, paramPos(E, OuterParams[I]), -1}},
         0, true);
   if (Tiled)
     E = inTile(E, Tiled->Index, TileParam, Tiled->Tile);
@@ -226,6 +234,12 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
                       {{isl_dim_set, Pos(SeqOutputs[I]->Index), 1},
                        {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
                       0, true);
+  if (P != Piece::Init && P != Piece::Write)
+    for (unsigned I = 0; I < OuterReds.size(); ++I)
+      E = addConstraint(E,
+                        {{isl_dim_set, Pos(OuterReds[I]->Index), 1},
+                         {isl_dim_param, paramPos(E, OuterParams[I]), -1}},
+                        0, true);
   return E;
 }
 
@@ -366,6 +380,8 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
     case IndexMap::Kind::Seq:
       if (Map.isOutput(M.Index))
         Map.SeqOutputs.push_back(&M);
+      else if (M.Outer)
+        Map.OuterReds.push_back(&M);
       break;
     }
   }
@@ -386,6 +402,10 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
     // The loop variable carries the index's own name.
     Map.SeqParams.push_back(K.IndexNames[M->Index]);
     Map.ParamNames.push_back(Map.SeqParams.back());
+  }
+  for (const IndexMap *M : Map.OuterReds) {
+    Map.OuterParams.push_back(K.IndexNames[M->Index]);
+    Map.ParamNames.push_back(Map.OuterParams.back());
   }
   if (Map.Tiled) {
     Map.TileParam = Map.Names.fresh(K.IndexNames[Map.Tiled->Index] + "_tile");
@@ -517,7 +537,8 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   for (int I = NIdx - 1; I >= 0; --I)
     if (!Map.isOutput(S.Indices[I]))
       O = isl_set_project_out(O, isl_dim_set, I, 1);
-  Map.OutDom = isl::manage(O);
+  // Init and Write run outside the loops over outer reductions.
+  Map.OutDom = eliminateParams(isl::manage(O), Map.OuterParams);
 
   // Update runs inside the block-uniform loop over reduction tiles.
   if (Map.Tiled)

@@ -73,7 +73,7 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
     First = false;
     switch (M.K) {
     case IndexMap::Kind::Seq:
-      OS << "seq";
+      OS << (M.Outer ? "seq,outer" : "seq");
       break;
     case IndexMap::Kind::Tiled:
       OS << "seq*" << M.Tile;
@@ -127,8 +127,9 @@ static bool parseAxis(std::string_view S, Axis &A) {
 
 /// Parses the part after "name:".
 static bool parseMap(std::string_view Spec, IndexMap &M) {
-  if (Spec == "seq") {
+  if (Spec == "seq" || Spec == "seq,outer") {
     M.K = IndexMap::Kind::Seq;
+    M.Outer = Spec != "seq";
     return true;
   }
   if (Spec.rfind("seq*", 0) == 0) {
@@ -238,8 +239,8 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
     M.Index = It - K.IndexNames.begin();
     if (!parseMap(Spec, M)) {
       Error = "malformed mapping " + quote(Word) +
-              "; expected seq, seq*T, g.A,t.A*N[,ilpU[s]], t.A*N or "
-              "g.A*C,t.A*N";
+              "; expected seq, seq,outer, seq*T, g.A,t.A*N[,ilpU[s]], t.A*N "
+              "or g.A*C,t.A*N";
       return std::nullopt;
     }
     Sch.Maps.push_back(M);
@@ -300,7 +301,19 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
     }
     if (M.K == IndexMap::Kind::Tiled && ++Tiled > 1)
       return "at most one reduction index can be tiled";
+    if (M.Outer && !Out && Tiled > 0)
+      return "reduction index " + quote(N) +
+             " runs outside the tiles (seq,outer): it must come before the "
+             "tiled one";
+    if (M.Outer && Out)
+      return "output index " + quote(N) +
+             " cannot be seq,outer (only a reduction index before the tiled "
+             "one)";
   }
+  if (std::any_of(Sch.Maps.begin(), Sch.Maps.end(),
+                  [](const IndexMap &M) { return M.Outer; }) &&
+      !Sch.tiledReduction())
+    return "seq,outer needs a tiled reduction (seq*T) after it";
   for (unsigned I : S.Indices)
     if (!Seen[I])
       return "index " + quote(K.IndexNames[I]) + " is not mapped";

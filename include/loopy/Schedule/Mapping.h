@@ -98,6 +98,11 @@ struct StatementMapping {
   const IndexMap *BlockRed = nullptr;
   std::string TileParam;
   std::vector<std::string> SeqParams; // uniform loop iterators, per SeqOutputs
+  /// Reduction indices that run outside the tiles (seq,outer): uniform
+  /// loops between the sequential outputs' and the tiles', their
+  /// iterators parameters of the update alone.
+  std::vector<const IndexMap *> OuterReds;
+  std::vector<std::string> OuterParams;
   std::vector<std::string> IndexParamNames; // tuple dim names
   std::vector<std::string> RegNames;
 
@@ -170,7 +175,7 @@ struct StatementMapping {
   /// tile's store cannot overwrite what the previous tile still reads and
   /// one barrier per tile is enough.
   bool doubleBuffered() const {
-    return Sch->Pipelined && Tiled && SeqOutputs.empty();
+    return Sch->Pipelined && Tiled && SeqOutputs.empty() && OuterReds.empty();
   }
 };
 

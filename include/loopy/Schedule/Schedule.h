@@ -54,6 +54,10 @@ struct IndexMap {
   /// Block: values of the index per block when split across blocks (a
   /// multiple of Threads), 0 when one block runs the whole reduction.
   long Chunk = 0;
+  /// Seq reduction index before the tiled one: a loop of the whole block
+  /// around the tiles ("seq,outer"), so that each tile stages one value of
+  /// it, rather than a loop in each thread inside every tile.
+  bool Outer = false;
 
   /// Outputs of one block along this index (Grid).
   long blockTile() const { return Threads * Ilp; }
