@@ -201,10 +201,16 @@ NodeList threadCode(CodeGenState &G, Piece P, const isl::set &Uniform) {
   }
   // The update may run over a relaxed domain (outputs that are never
   // written computed too, FullTiles.h): its guards are those of the
-  // relaxed domain, on the loops' box.
-  if (P == Piece::Update && G.Overcompute && !Map.GridMaps.empty()) {
-    isl_set *X = isl_set_add_dims(Map.align(*G.Overcompute).release(),
-                                  isl_dim_set, Map.GridMaps.size());
+  // relaxed domain, on the loops' box, and the accumulators it uses start
+  // at the identity too (Init over the relaxed domain's outputs).
+  if ((P == Piece::Update || P == Piece::Init) && G.Overcompute &&
+      !Map.GridMaps.empty()) {
+    isl_set *X = Map.align(*G.Overcompute).release();
+    if (P == Piece::Init)
+      for (int I = S.Indices.size() - 1; I >= 0; --I)
+        if (!Map.isOutput(S.Indices[I]))
+          X = isl_set_project_out(X, isl_dim_set, I, 1);
+    X = isl_set_add_dims(X, isl_dim_set, Map.GridMaps.size());
     X = isl_set_reset_space(X, Dom.get_space().release());
     Real = Dom.intersect(isl::manage(X));
   }
