@@ -55,7 +55,10 @@ std::string statementFamily(const std::string &S) {
                                [](const std::string &P) {
                                  return P.rfind("seq*", 0) == 0;
                                });
-      Reductions.push_back(Index + (Tiled ? ":tiled" : ":seq"));
+      // A loop of the block around the tiles is a strategy of its own.
+      Reductions.push_back(Index + (Tiled   ? ":tiled"
+                                    : Has("outer") ? ":outer"
+                                                   : ":seq"));
     } else {
       Rest.push_back(Index);
     }

@@ -30,6 +30,13 @@ TEST(Search, FamiliesLeaveOutSizes) {
   EXPECT_EQ(variantFamily("i:t.x*512"), "i:block");
   EXPECT_EQ(variantFamily("i:g.x*4096,t.x*256"), "i:split");
   EXPECT_EQ(variantFamily("k:seq i:g.x,t.x*32"), "i@x k:seq");
+  // A reduction loop around the tiles is a family apart from one inside
+  // them; two outputs sharing z are two outputs on z.
+  EXPECT_EQ(variantFamily("c:g.z,t.z*1 a:g.z,t.z*1 d:g.x,t.x*16 e:seq,outer "
+                          "f:seq*8 prefetch:x"),
+            "a@z c@z d@x e:outer f:tiled prefetch:x");
+  EXPECT_NE(variantFamily("d:g.x,t.x*16 e:seq,outer f:seq*8 prefetch:x"),
+            variantFamily("d:g.x,t.x*16 e:seq f:seq*8 prefetch:x"));
   EXPECT_NE(variantFamily("i:g.y,t.y*8 j:g.x,t.x*32 k:seq*8"),
             variantFamily("i:g.x,t.x*8 j:g.y,t.y*32 k:seq*8"));
   EXPECT_EQ(variantFamily("merge(a,b) a_b:g.y,t.y*8 c:g.x,t.x*32 | "
