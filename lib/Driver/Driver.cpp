@@ -6,11 +6,15 @@
 #include "loopy/IR/IRPrinter.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace loopy {
 
@@ -53,24 +57,60 @@ Expected<std::string> readSource(const std::string &Path) {
   return SS.str();
 }
 
-/// Writes \p Text to \p Path through a temporary file renamed into place,
-/// so an interrupted run never leaves a truncated output behind.
+/// Writes \p Text to \p Path. A regular file (or a new one) is written
+/// through a temporary file renamed into place, so an interrupted run
+/// never leaves a truncated output behind; a symbolic link is written
+/// through to its target, which stays the link's. Anything else -- a
+/// device such as /dev/null, a pipe -- is written in place: renaming a
+/// file over it would replace it.
 static Status writeOutput(const std::string &Path, const std::string &Text) {
-  auto Fail = [&] {
-    return Failure::user("cannot write " + quote(Path) + ": " +
+  auto Fail = [&](const std::string &Name) {
+    return Failure::user("cannot write " + quote(Name) + ": " +
                          std::strerror(errno));
   };
-  std::string Tmp = Path + ".tmp";
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  fs::path Target = Path;
+  if (fs::is_symlink(fs::symlink_status(Target, EC))) {
+    fs::path Resolved = fs::canonical(Target, EC);
+    if (!EC)
+      Target = Resolved;
+  }
+  fs::file_status St = fs::status(Target, EC);
+  if (fs::is_directory(St)) {
+    errno = EISDIR;
+    return Fail(Path);
+  }
+  if (fs::exists(St) && !fs::is_regular_file(St)) {
+    std::ofstream OS(Target, std::ios::binary | std::ios::trunc);
+    if (!OS || !(OS << Text) || !OS.flush())
+      return Fail(Path);
+    return success();
+  }
+  // A temporary name of its own beside the output: mkstemp never reuses
+  // a file that exists.
+  std::string Tmp = Target.string() + ".XXXXXX";
+  int Fd = ::mkstemp(Tmp.data());
+  if (Fd < 0)
+    return Fail(Path);
+  ::close(Fd);
   {
     std::ofstream OS(Tmp, std::ios::binary | std::ios::trunc);
-    if (!OS)
-      return Fail();
-    OS << Text;
-    if (!OS.flush())
-      return Fail();
+    if (!OS || !(OS << Text) || !OS.flush()) {
+      Failure F = Fail(Path);
+      std::remove(Tmp.c_str());
+      return F;
+    }
   }
-  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
-    Failure F = Fail();
+  // mkstemp makes the file readable by its owner alone; an output is
+  // created like any other file, under the umask.
+  mode_t Mask = ::umask(0);
+  ::umask(Mask);
+  ::chmod(Tmp.c_str(), 0666 & ~Mask);
+  if (fs::exists(St))
+    ::chmod(Tmp.c_str(), static_cast<mode_t>(St.permissions()));
+  if (std::rename(Tmp.c_str(), Target.c_str()) != 0) {
+    Failure F = Fail(Path);
     std::remove(Tmp.c_str());
     return F;
   }
