@@ -57,6 +57,27 @@ tune transpose transpose.loop -D n=4096 -D m=4096 --budget=24
 tune tri_matvec tri_matvec.loop -D n=4000 --budget=24
 tune matmul_params matmul.loop --all-params=1000 --budget=12
 
+# zoo NAME FILE ARGS...: a zoo kernel tuned, its search with no variant
+# wrong. The triangles (diagonal blocks computing outputs they do not
+# write, reduction tiles full per block) and the permuted contraction
+# (outputs sharing z, reductions outside the tiles) run these mechanisms.
+zoo() {
+  local name="$1" file="$2"; shift 2
+  local start=$SECONDS
+  if "$bin/loopyc" "$root/benchmarks/zoo/$file" "$@" --tune --report=5 \
+       >"$work/$name.out" 2>"$work/$name.err" &&
+     grep -q "^// winner: " "$work/$name.out" &&
+     grep -q "^// search: .*, 0 wrong" "$work/$name.out"; then
+    echo "PASS zoo $name ($((SECONDS - start)) s): $(grep '^// winner: ' "$work/$name.out")"
+  else
+    echo "FAIL zoo $name"; cat "$work/$name.out" "$work/$name.err"; failed=1
+  fi
+}
+zoo syrk syrk.loop -D n=1001 -D m=700 --budget=24
+zoo trmm trmm.loop -D m=1001 -D n=700 --budget=24
+zoo contract4_perm contract4_perm.loop -D na=24 -D nb=24 -D nc=24 -D nd=24 \
+  -D ne=24 -D nf=24 --budget=24
+
 # The 8- and 16-bit integer types: every operation wrapped to its type, a
 # float cast saturated, the CUDA code against the interpreter and the
 # candidates compared by their bits on the GPU.
