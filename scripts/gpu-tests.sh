@@ -36,19 +36,24 @@ if grep -q "needs a GPU" <<<"$probe"; then
   exit 77
 fi
 
-# tune NAME FILE ARGS...: the winner is printed and verified variants exist.
-tune() {
-  local name="$1" file="$2"; shift 2
+# tune_file NAME PATH CHECK ARGS...: PATH (under the source tree) tuned;
+# the winner is printed, verified variants exist and the output has a
+# line matching the grep pattern CHECK.
+tune_file() {
+  local name="$1" file="$2" check="$3"; shift 3
   local start=$SECONDS
-  if "$bin/loopyc" "$root/examples/$file" "$@" --tune --report=5 \
+  if "$bin/loopyc" "$root/$file" "$@" --tune --report=5 \
        >"$work/$name.out" 2>"$work/$name.err" &&
      grep -q "^// winner: " "$work/$name.out" &&
-     grep -q "__global__" "$work/$name.out"; then
+     grep -q "__global__" "$work/$name.out" &&
+     grep -q "$check" "$work/$name.out"; then
     echo "PASS tune $name ($((SECONDS - start)) s): $(grep '^// time: ' "$work/$name.out")"
   else
     echo "FAIL tune $name"; cat "$work/$name.out" "$work/$name.err"; failed=1
   fi
 }
+# tune NAME FILE ARGS...: an example tuned.
+tune() { local name="$1" file="$2"; shift 2; tune_file "$name" "examples/$file" "" "$@"; }
 
 tune matmul matmul.loop -D n=2048 -D m=2048 -D l=2048 --budget=24
 tune matvec matvec.loop -D n=8192 -D m=8192 --budget=24
@@ -63,15 +68,7 @@ tune matmul_params matmul.loop --all-params=1000 --budget=12
 # (outputs sharing z, reductions outside the tiles) run these mechanisms.
 zoo() {
   local name="$1" file="$2"; shift 2
-  local start=$SECONDS
-  if "$bin/loopyc" "$root/benchmarks/zoo/$file" "$@" --tune --report=5 \
-       >"$work/$name.out" 2>"$work/$name.err" &&
-     grep -q "^// winner: " "$work/$name.out" &&
-     grep -q "^// search: .*, 0 wrong" "$work/$name.out"; then
-    echo "PASS zoo $name ($((SECONDS - start)) s): $(grep '^// winner: ' "$work/$name.out")"
-  else
-    echo "FAIL zoo $name"; cat "$work/$name.out" "$work/$name.err"; failed=1
-  fi
+  tune_file "$name" "benchmarks/zoo/$file" "^// search: .*, 0 wrong" "$@"
 }
 zoo syrk syrk.loop -D n=1001 -D m=700 --budget=24
 zoo trmm trmm.loop -D m=1001 -D n=700 --budget=24

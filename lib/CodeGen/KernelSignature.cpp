@@ -65,22 +65,22 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   DK.Atomics = M.splitAcrossBlocks();
   DK.Name = kernelName(K, S);
   DK.MinBlocks = Sch.MinBlocks;
+  // Further output indices on z: blockIdx.z numbers their blocks within
+  // those of the first, the last index fastest.
+  long Parts = 1;
+  for (long N : M.ZPartBlocks)
+    Parts *= N;
   for (int A = 0; A < 3; ++A) {
     DK.BlockDim[A] = Sch.threads(static_cast<Axis>(A));
     if (!M.BlockId[A].empty())
-      DK.Ids.push_back({M.BlockId[A], true, static_cast<Axis>(A)});
+      DK.Ids.push_back({M.BlockId[A], true, static_cast<Axis>(A),
+                        A == static_cast<int>(Axis::Z) ? Parts : 1});
   }
-  // Further output indices on z: blockIdx.z numbers their blocks within
-  // those of the first, the last index fastest.
   long Below = 1;
   for (size_t I = M.ZParts.size(); I-- > 0;) {
-    DK.Ids.push_back(
-        {M.ZParts[I], true, Axis::Z, Below, M.ZPartBlocks[I]});
+    DK.Ids.push_back({M.ZParts[I], true, Axis::Z, Below, M.ZPartBlocks[I]});
     Below *= M.ZPartBlocks[I];
   }
-  for (IdBinding &B : DK.Ids)
-    if (B.Name == M.BlockId[static_cast<int>(Axis::Z)])
-      B.Div = Below;
   for (int A = 0; A < 3; ++A)
     if (!M.ThreadId[A].empty())
       DK.Ids.push_back({M.ThreadId[A], false, static_cast<Axis>(A)});

@@ -205,12 +205,11 @@ NodeList threadCode(CodeGenState &G, Piece P, const isl::set &Uniform) {
   // at the identity too (Init over the relaxed domain's outputs).
   if ((P == Piece::Update || P == Piece::Init) && G.Overcompute &&
       !Map.GridMaps.empty()) {
-    isl_set *X = Map.align(*G.Overcompute).release();
+    isl::set Relaxed = Map.align(*G.Overcompute);
     if (P == Piece::Init)
-      for (int I = S.Indices.size() - 1; I >= 0; --I)
-        if (!Map.isOutput(S.Indices[I]))
-          X = isl_set_project_out(X, isl_dim_set, I, 1);
-    X = isl_set_add_dims(X, isl_dim_set, Map.GridMaps.size());
+      Relaxed = Map.onOutputs(Relaxed);
+    isl_set *X = isl_set_add_dims(Relaxed.release(), isl_dim_set,
+                                  Map.GridMaps.size());
     X = isl_set_reset_space(X, Dom.get_space().release());
     Real = Dom.intersect(isl::manage(X));
   }

@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 #include "CostModel.h"
 
-#include <functional>
 #include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Planner/Planner.h"
@@ -253,19 +252,5 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   return Time;
 }
 
-std::vector<bool> readsAtEveryPoint(const Statement &S) {
-  std::vector<bool> Every(S.Reads.size(), S.ReductionIndices.empty());
-  std::function<void(const Expr &, bool)> Mark = [&](const Expr &E,
-                                                     bool Under) {
-    Under = Under || E.Kind == ExprKind::Reduce;
-    if (E.Kind == ExprKind::Read && Under && E.AccessId < Every.size())
-      Every[E.AccessId] = true;
-    for (const ExprPtr &O : E.Operands)
-      Mark(*O, Under);
-  };
-  for (unsigned O = 0; O < outputCount(S); ++O)
-    Mark(outputRhs(S, O), false);
-  return Every;
-}
 
 } // namespace loopy

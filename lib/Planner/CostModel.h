@@ -38,11 +38,6 @@ private:
 double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
                     const LoweringFigures &F, const CostFacts &Facts);
 
-/// Per read of \p S (by position in S.Reads): whether it is read at every
-/// point of the domain -- under a reduction, or anywhere in a statement
-/// without one -- rather than once per output, after the reduction.
-std::vector<bool> readsAtEveryPoint(const Statement &S);
-
 } // namespace loopy
 
 #endif

@@ -1,13 +1,12 @@
 //===- FullTiles.cpp - Blocks and reduction tiles that need no guards -----===//
 #include "loopy/Schedule/FullTiles.h"
+#include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Isl.h"
 
 #include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/set.h>
-
-#include <functional>
 
 #include <algorithm>
 
@@ -43,10 +42,7 @@ std::optional<TileSplit> fullBlocks(const StatementMapping &M) {
     Grid.push_back(M.tuplePos(G->Index));
   isl::set Domain = keepOnly(M.align(M.S->Domain), Grid);
   // { [indices] } the tiles of the blocks, the block ids as parameters.
-  isl::set Tiles = isl::set::universe(Domain.space());
-  for (unsigned R = 0; R < M.GridMaps.size(); ++R)
-    Tiles = M.inTile(Tiles, M.GridMaps[R]->Index, M.GridBlockIds[R],
-                     M.GridMaps[R]->blockTile());
+  isl::set Tiles = M.inBlockTiles(isl::set::universe(Domain.space()));
   return split(M.Context, Tiles.subtract(Domain).params());
 }
 
@@ -67,11 +63,8 @@ std::optional<TileSplit> fullReductionTiles(const StatementMapping &M) {
   Keep.push_back(M.tuplePos(T.Index));
   isl::set Domain = M.align(M.S->Domain);
   isl::set Range = keepOnly(Domain, Keep);
-  isl::set Tiles = M.inTile(keepOnly(Domain, Grid), T.Index, M.TileParam,
-                            T.Tile);
-  for (unsigned R = 0; R < M.GridMaps.size(); ++R)
-    Tiles = M.inTile(Tiles, M.GridMaps[R]->Index, M.GridBlockIds[R],
-                     M.GridMaps[R]->blockTile());
+  isl::set Tiles = M.inBlockTiles(
+      M.inTile(keepOnly(Domain, Grid), T.Index, M.TileParam, T.Tile));
   return split(M.Context, Tiles.subtract(Range).params());
 }
 
@@ -99,15 +92,7 @@ std::optional<isl::set> overcomputeDomain(const StatementMapping &M) {
   // The reads under the reductions touch, in each block, only elements
   // that the block's own iterations read: staged ones lie in the buffer
   // (loaded for this tile), the others in the array.
-  std::vector<bool> Under(S.Reads.size(), false);
-  std::function<void(const Expr &)> Mark = [&](const Expr &E) {
-    if (E.Kind == ExprKind::Read && E.AccessId < Under.size())
-      Under[E.AccessId] = true;
-    for (const ExprPtr &X : E.Operands)
-      Mark(*X);
-  };
-  for (const Accumulator &A : M.Accs)
-    Mark(*A.Reduce);
+  std::vector<bool> Under = readsAtEveryPoint(S);
   // (Blocks and tiles without iterations of the domain run no update.)
   isl::set Block = M.blockIterations();
   isl::set BlockRelaxed =
@@ -117,14 +102,12 @@ std::optional<isl::set> overcomputeDomain(const StatementMapping &M) {
       continue;
     // The subscripts as one affine function on the whole index space (the
     // access relation holds only the domain's points).
-    isl::map Rel = M.align(S.Reads[R].Relation);
-    isl::pw_multi_aff PMA =
-        take(Rel.ctx().get(), isl_pw_multi_aff_from_map(Rel.copy()));
-    if (PMA.n_piece() != 1)
+    std::optional<isl::multi_aff> F =
+        accessFunction(M.align(S.Reads[R].Relation));
+    if (!F)
       return std::nullopt;
-    isl::multi_aff F;
-    PMA.foreach_piece([&F](isl::set, isl::multi_aff MA) { F = MA; });
-    isl::map Fn = take(Rel.ctx().get(), isl_map_from_multi_aff(F.release()));
+    isl::map Fn =
+        take(F->ctx().get(), isl_map_from_multi_aff(F->copy()));
     if (!BlockRelaxed.apply(Fn).is_subset(Block.apply(Fn)))
       return std::nullopt;
   }

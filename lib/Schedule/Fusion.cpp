@@ -145,4 +145,19 @@ std::optional<FusedKernel> fuseStatements(const Kernel &K) {
   return Out;
 }
 
+std::vector<bool> readsAtEveryPoint(const Statement &S) {
+  std::vector<bool> Every(S.Reads.size(), S.ReductionIndices.empty());
+  std::function<void(const Expr &, bool)> Mark = [&](const Expr &E,
+                                                     bool Under) {
+    Under = Under || E.Kind == ExprKind::Reduce;
+    if (E.Kind == ExprKind::Read && Under && E.AccessId < Every.size())
+      Every[E.AccessId] = true;
+    for (const ExprPtr &O : E.Operands)
+      Mark(*O, Under);
+  };
+  for (unsigned O = 0; O < outputCount(S); ++O)
+    Mark(outputRhs(S, O), false);
+  return Every;
+}
+
 } // namespace loopy

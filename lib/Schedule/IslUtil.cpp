@@ -99,6 +99,19 @@ bool accessUses(const isl::map &Rel, int OutDim, unsigned InDim) {
   return Uses;
 }
 
+std::optional<isl::multi_aff> accessFunction(const isl::map &Rel) {
+  isl::pw_multi_aff PMA = take(Rel.ctx(), isl_pw_multi_aff_from_map(Rel.copy()));
+  std::optional<isl::multi_aff> One;
+  unsigned Pieces = 0;
+  PMA.foreach_piece([&](isl::set, isl::multi_aff MA) {
+    ++Pieces;
+    One = MA;
+  });
+  if (Pieces != 1)
+    return std::nullopt;
+  return One;
+}
+
 std::optional<long> fixedExtent(const isl::set &D, unsigned Pos) {
   isl::val Min = D.dim_min_val(Pos), Max = D.dim_max_val(Pos);
   if (!Min.is_int() || !Max.is_int() || !Min.is_zero())

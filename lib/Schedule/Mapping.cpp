@@ -156,6 +156,21 @@ isl::set StatementMapping::blockIterations(const isl::set *Domain) const {
   return E.coalesce();
 }
 
+isl::set StatementMapping::inBlockTiles(isl::set E) const {
+  for (unsigned R = 0; R < GridMaps.size(); ++R)
+    E = inTile(E, GridMaps[R]->Index, GridBlockIds[R],
+               GridMaps[R]->blockTile());
+  return E;
+}
+
+isl::set StatementMapping::onOutputs(isl::set E) const {
+  isl_set *X = E.release();
+  for (int I = S->Indices.size() - 1; I >= 0; --I)
+    if (!isOutput(S->Indices[I]))
+      X = isl_set_project_out(X, isl_dim_set, I, 1);
+  return isl::manage(X);
+}
+
 isl::set StatementMapping::addOriginConstraint(isl::set E, unsigned Index,
                                               long Sign, std::vector<Term> T,
                                               long Cst, bool Eq) const {
@@ -533,12 +548,8 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   // Init and Write: the output indices and registers. A block-parallel
   // reduction's threads each hold partial results, so every one of them
   // initialises; only thread 0 of the reduction axis writes.
-  isl_set *O = E.copy();
-  for (int I = NIdx - 1; I >= 0; --I)
-    if (!Map.isOutput(S.Indices[I]))
-      O = isl_set_project_out(O, isl_dim_set, I, 1);
   // Init and Write run outside the loops over outer reductions.
-  Map.OutDom = eliminateParams(isl::manage(O), Map.OuterParams);
+  Map.OutDom = eliminateParams(Map.onOutputs(E), Map.OuterParams);
 
   // Update runs inside the block-uniform loop over reduction tiles.
   if (Map.Tiled)

@@ -43,20 +43,6 @@ bool contains(const std::vector<unsigned> &V, unsigned X) {
   return std::find(V.begin(), V.end(), X) != V.end();
 }
 
-/// The access function of \p Rel, where it has one piece.
-std::optional<isl::multi_aff> accessFunction(const isl::map &Rel) {
-  isl::pw_multi_aff PMA = take(Rel.ctx(), isl_pw_multi_aff_from_map(Rel.copy()));
-  std::optional<isl::multi_aff> One;
-  unsigned Pieces = 0;
-  PMA.foreach_piece([&](isl::set, isl::multi_aff MA) {
-    ++Pieces;
-    One = MA;
-  });
-  if (Pieces != 1)
-    return std::nullopt;
-  return One;
-}
-
 bool involves(const isl::aff &A, unsigned Pos) {
   return checkBool(A.ctx().get(),
                    isl_aff_involves_dims(A.get(), isl_dim_in, Pos, 1));

@@ -265,11 +265,9 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
   // (and no reduction takes it).
   bool ZShareable = std::all_of(
       Sch.Maps.begin(), Sch.Maps.end(), [](const IndexMap &M) {
-        if (M.Ax != Axis::Z)
-          return true;
-        return M.K == IndexMap::Kind::Grid   ? M.Threads == 1
-               : M.K == IndexMap::Kind::Block ? false
-                                              : true;
+        return M.Ax != Axis::Z || (M.K == IndexMap::Kind::Grid
+                                       ? M.Threads == 1
+                                       : M.K != IndexMap::Kind::Block);
       });
   unsigned Tiled = 0;
   for (const IndexMap &M : Sch.Maps) {

@@ -71,6 +71,11 @@ inline const Expr &outputRhs(const Statement &S, unsigned O) {
   return O ? *S.MoreOutputs[O - 1].Rhs : *S.Rhs;
 }
 
+/// Per read of \p S (by position in S.Reads): whether it is read at every
+/// point of the domain -- under a reduction, or anywhere in a statement
+/// without one -- rather than once per output, after the reduction.
+std::vector<bool> readsAtEveryPoint(const Statement &S);
+
 } // namespace loopy
 
 #endif

@@ -45,6 +45,11 @@ isl::set eliminateParams(isl::set S, const std::vector<std::string> &Names);
 /// the function is looked at, not the domain it is restricted to.
 bool accessUses(const isl::map &Rel, int OutDim, unsigned InDim);
 
+/// The subscripts of the access \p Rel { S[...] -> A[...] } as one affine
+/// function on the whole index space, where isl gives them as one piece;
+/// nothing otherwise.
+std::optional<isl::multi_aff> accessFunction(const isl::map &Rel);
+
 /// The number of values of dimension \p Pos of \p D when they are 0 .. N-1
 /// with N fixed, whatever the parameters (fixed sizes); nothing otherwise.
 std::optional<long> fixedExtent(const isl::set &D, unsigned Pos);

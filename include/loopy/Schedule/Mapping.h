@@ -166,6 +166,12 @@ struct StatementMapping {
   /// that parameter \p Param numbers.
   isl::set inTile(isl::set E, unsigned Index, const std::string &Param,
                   long B) const;
+  /// \p E (on the statement's tuple, aligned) with every grid-mapped index
+  /// in its block's tile (inTile with the index's block id).
+  isl::set inBlockTiles(isl::set E) const;
+  /// \p E (its first dimensions the statement's indices) with the
+  /// reduction indices projected out: on the outputs' tuple.
+  isl::set onOutputs(isl::set E) const;
   /// The block's shape, which the facts in LoweringCache::Block follow.
   std::string blockKey() const;
   /// Whether the blocks add their results into the outputs atomically.
