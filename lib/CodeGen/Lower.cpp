@@ -105,8 +105,9 @@ Expected<std::vector<DeviceKernel>> lowerStatement(const Kernel &K,
     // A C call past the quota returned null, and a later call failed on
     // it: the quota is the cause.
     rethrowQuotaError(Ctx);
+    std::string Text = islFailureText(Ctx, E);
     isl_ctx_reset_error(Ctx);
-    return Failure::internal(std::string("isl: ") + E.what());
+    return Failure::internal(Text);
   }
   rethrowQuotaError(Ctx);
   if (isl_ctx_last_error(Ctx) != isl_error_none) {

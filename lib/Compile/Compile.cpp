@@ -38,7 +38,7 @@ Expected<T> underQuota(isl_ctx *Ctx, unsigned long Max,
     R.emplace(Step());
   } catch (isl::exception &E) {
     if (!dynamic_cast<isl::exception_quota *>(&E) && !Quota.hasQuotaExceeded())
-      return Failure::internal(std::string("isl: ") + E.what());
+      return Failure::internal(islFailureText(Ctx, E));
     R.emplace(Failure::quota(quotaMessage(Max, Doing)));
   }
   if (Quota.hasQuotaExceeded())
@@ -76,7 +76,7 @@ Expected<const Kernel *> CheckedSource::parametricKernel(size_t KI) {
       Built = buildKernels(Module, Isl.get(), *SM, Diags, SemaOptions{});
     } catch (TooManyErrors &) {
     } catch (isl::exception &E) {
-      return Failure::internal(std::string("isl: ") + E.what());
+      return Failure::internal(islFailureText(Isl.raw(), E));
     }
     // Sema leaves a statement with an error out of its kernel; what remains
     // would be a different kernel.
@@ -99,7 +99,7 @@ Expected<Kernel> CheckedSource::rebuildKernel(size_t KI, isl::ctx Ctx) const {
     Built = buildKernels(Module, Ctx, *SM, Diags, SO);
   } catch (TooManyErrors &) {
   } catch (isl::exception &E) {
-    return Failure::internal(std::string("isl: ") + E.what());
+    return Failure::internal(islFailureText(Ctx.get(), E));
   }
   if (Diags.hasErrors() || KI >= Built.size())
     return Failure::internal("the kernel could not be rebuilt: " +
@@ -136,7 +136,7 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
   } catch (TooManyErrors &) {
     return Failure::user("");
   } catch (isl::exception &E) {
-    return Failure::internal(std::string("isl: ") + E.what());
+    return Failure::internal(islFailureText(C->Isl.raw(), E));
   }
   if (Diags.hasErrors())
     return Failure::user("");

@@ -1,26 +1,61 @@
 //===- Parallel.cpp - One parallel-for for the whole compiler -------------===//
 #include "loopy/Compile/Parallel.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
-#include <thread>
-#include <vector>
+#include <exception>
+#include <mutex>
+#include <system_error>
 
 namespace loopy {
 
 unsigned workerCount(unsigned Requested, size_t Items) {
-  unsigned Threads =
+  size_t Threads =
       Requested ? Requested : std::max(1u, std::thread::hardware_concurrency());
+  // Under a limit on address space (ulimit -v), each thread reserves a
+  // stack and a malloc arena of its own (about 72 MiB with glibc on 64-bit
+  // machines) before its isl context holds anything: one thread per
+  // 128 MiB of the limit, so that many cores do not exhaust it.
+  rlimit Limit;
+  if (getrlimit(RLIMIT_AS, &Limit) == 0 && Limit.rlim_cur != RLIM_INFINITY)
+    Threads = std::min<size_t>(Threads, Limit.rlim_cur / (128u << 20));
   return static_cast<unsigned>(
       std::max<size_t>(1, std::min<size_t>(Threads, Items)));
 }
 
-void runOnThreads(unsigned Threads, const std::function<void()> &Work) {
+std::vector<std::thread> startThreads(unsigned Count,
+                                      const std::function<void()> &Work) {
   std::vector<std::thread> Pool;
-  for (unsigned T = 1; T < Threads; ++T)
-    Pool.emplace_back(Work);
-  Work();
+  try {
+    for (unsigned T = 0; T < Count; ++T)
+      Pool.emplace_back(Work);
+  } catch (const std::system_error &) {
+    // No more threads: those made take all the items between them.
+  }
+  return Pool;
+}
+
+void runOnThreads(unsigned Threads, const std::function<void()> &Work) {
+  // An exception (std::bad_alloc, say) leaves its thread's loop; the first
+  // is thrown again here once every thread has returned.
+  std::mutex M;
+  std::exception_ptr First;
+  auto Guarded = [&] {
+    try {
+      Work();
+    } catch (...) {
+      std::lock_guard<std::mutex> L(M);
+      if (!First)
+        First = std::current_exception();
+    }
+  };
+  std::vector<std::thread> Pool = startThreads(Threads - 1, Guarded);
+  Guarded();
   for (std::thread &T : Pool)
     T.join();
+  if (First)
+    std::rethrow_exception(First);
 }
 
 void parallelFor(size_t N, unsigned Threads,

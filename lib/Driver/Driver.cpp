@@ -206,7 +206,7 @@ Status runCompiler(const CompileOptions &Opts, std::ostream &Out,
   } catch (TooManyErrors &) {
     S = Failure::user("");
   } catch (isl::exception &E) {
-    S = Failure::internal(std::string("isl: ") + E.what());
+    S = Failure::internal(islFailureText((*Checked)->ctx().get(), E));
   }
   if (!S) {
     Out << Result.str(); // what was produced, such as a --check report

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <system_error>
 #include <thread>
 
 namespace loopy::interp {
@@ -69,13 +70,21 @@ std::vector<R> overRows(const HostArray &A, Fn F) {
     Out[0] = F(ElementWalk(A));
     return Out;
   }
+  auto Range = [&](unsigned T) {
+    Out[T] = F(ElementWalk(A, Rows * T / Threads, Rows * (T + 1) / Threads));
+  };
   std::vector<std::thread> Pool;
-  for (unsigned T = 0; T < Threads; ++T)
-    Pool.emplace_back([&, T] {
-      Out[T] = F(ElementWalk(A, Rows * T / Threads, Rows * (T + 1) / Threads));
-    });
-  for (std::thread &T : Pool)
-    T.join();
+  unsigned T = 0;
+  try {
+    for (; T < Threads; ++T)
+      Pool.emplace_back(Range, T);
+  } catch (const std::system_error &) {
+    // The system refuses more threads: this one walks the other ranges.
+  }
+  for (; T < Threads; ++T)
+    Range(T);
+  for (std::thread &P : Pool)
+    P.join();
   return Out;
 }
 

@@ -290,13 +290,17 @@ void Server::time(Reader &R, Writer &W) {
 // Ends this process when the parent's end of the socket closes, even while
 // the main thread is stuck in a kernel that never finishes: a worker must
 // not outlive its parent and keep the GPU busy.
+// Where the system refuses the thread, the worker runs without the watch.
 static void watchParent(int Socket) {
-  std::thread([Socket] {
-    pollfd P{Socket, POLLRDHUP, 0};
-    while (::poll(&P, 1, -1) < 0 && errno == EINTR) {
-    }
-    std::_Exit(WorkerExitOk);
-  }).detach();
+  try {
+    std::thread([Socket] {
+      pollfd P{Socket, POLLRDHUP, 0};
+      while (::poll(&P, 1, -1) < 0 && errno == EINTR) {
+      }
+      std::_Exit(WorkerExitOk);
+    }).detach();
+  } catch (const std::system_error &) {
+  }
 }
 
 int serveWorker(const WorkerOptions &Options) {

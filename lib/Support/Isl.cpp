@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <new>
 
 namespace loopy {
 
@@ -35,8 +36,17 @@ bool IslMaxOperationsGuard::hasQuotaExceeded() const {
 }
 
 void rethrowQuotaError(isl_ctx *Ctx) {
+  if (isl_ctx_last_error(Ctx) == isl_error_alloc)
+    throw std::bad_alloc();
   if (isl_ctx_last_error(Ctx) == isl_error_quota)
     throwLastError(Ctx);
+}
+
+std::string islFailureText(isl_ctx *Ctx, const isl::exception &E) {
+  if (dynamic_cast<const isl::exception_alloc *>(&E) ||
+      (Ctx && isl_ctx_last_error(Ctx) == isl_error_alloc))
+    throw std::bad_alloc();
+  return std::string("isl: ") + E.what();
 }
 
 void throwLastError(isl_ctx *Ctx) {

@@ -300,9 +300,8 @@ public:
       : Code(Code), FileName(std::move(FileName)), Arch(std::move(Arch)),
         Nvrtc(nvrtcVersionString()), Done(Code.size(), 0) {
     Cache = openCompileCache(Opts);
-    unsigned N = workerCount(Opts.Jobs, Code.size());
-    for (unsigned T = 0; T < N; ++T)
-      Threads.emplace_back([this] { work(); });
+    Threads = startThreads(workerCount(Opts.Jobs, Code.size()),
+                           [this] { work(); });
   }
   ~BackgroundCompiler() {
     Stop = true;
@@ -316,6 +315,14 @@ public:
   /// compiled or has failed.
   void wait(size_t I) {
     size_t J = Code[I].EarlierRound ? I : Code[I].SameAs.value_or(I);
+    if (Threads.empty()) {
+      // No thread could be started: compile in order up to J here.
+      while (Next <= J && Next < Code.size()) {
+        compile(Code[Next]);
+        Done[Next++] = 1;
+      }
+      return;
+    }
     std::unique_lock<std::mutex> L(M);
     Ready.wait(L, [&] { return Done[J] != 0; });
   }

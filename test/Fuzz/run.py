@@ -103,7 +103,7 @@ def run_loopyc(args, text, flags, timeout):
     """Runs loopyc on text. timeout is CPU seconds (all threads together),
     so that a loaded machine does not turn slow runs into hangs; ten times
     as many seconds of wall-clock time is the backstop."""
-    cmd = [args.loopyc, "-"] + flags
+    cmd = [args.loopyc, "-"] + thread_flags(args) + flags
     start = time.monotonic()
     try:
         p = subprocess.run(cmd, input=text.encode(), capture_output=True,
@@ -122,6 +122,13 @@ def run_loopyc(args, text, flags, timeout):
     if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return Result(None, out, err, time.monotonic() - start, timed_out=True)
     return Result(p.returncode, out, err, time.monotonic() - start)
+
+
+def thread_flags(args):
+    """loopyc's -j: a fixed count, so that a kernel's outcome does not
+    depend on the machine's cores (a thread per core of a large machine
+    also takes more address space than --max-mem-mb allows)."""
+    return ["-j", str(args.loopyc_jobs)]
 
 
 def verdict(res):
@@ -185,7 +192,8 @@ class Runner:
             f.write(text)
         with open(os.path.join(d, "cmd"), "w") as f:
             f.write(f"# seed {a.seed} kernel {k}: {cls} at {stage}\n")
-            f.write(" ".join(["loopyc", "kernel.loop"] + flags) + "\n")
+            f.write(" ".join(["loopyc", "kernel.loop"] + thread_flags(a) +
+                             flags) + "\n")
             if res is not None:
                 f.write(f"# exit status {res.rc}"
                         f"{' (over the time limit)' if res.timed_out else ''}"
@@ -446,6 +454,8 @@ def main():
     ap.add_argument("--max-mem-mb", type=int, default=4096,
                     help="address-space limit of each loopyc (default 4096, "
                          "0: none)")
+    ap.add_argument("--loopyc-jobs", type=int, default=4,
+                    help="threads of each loopyc run, its -j (default 4)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="loopyc runs at once (default 1)")
     ap.add_argument("--out", help="folder for the failures and the summary")

@@ -15,6 +15,7 @@
 #include <charconv>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <optional>
 
 namespace {
@@ -549,6 +550,10 @@ int run(int argc, char **argv) {
 int main(int argc, char **argv) {
   try {
     return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::cerr << "loopyc: error: out of memory (each thread of -j needs its "
+                 "own; fewer need less)\n";
+    return 2;
   } catch (const std::exception &E) {
     std::cerr << "loopyc: internal error: " << E.what() << "\n";
     return 2;

@@ -10,6 +10,10 @@
 // one thread, and what is cached in it) builds it once with
 // parallelForEach's MakeState before taking items.
 //
+// Where the system refuses a thread (a limit on processes or on address
+// space, as under `ulimit -v`), the work goes on with the threads already
+// made, the calling thread at least: fewer cores, never an abort.
+//
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_COMPILE_PARALLEL_H
 #define LOOPY_COMPILE_PARALLEL_H
@@ -17,19 +21,28 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <thread>
+#include <vector>
 
 namespace loopy {
 
 /// \p Requested threads, or one per core for 0; never more than \p Items
-/// (and at least one).
+/// nor one per 128 MiB of a limit on address space (and at least one).
 unsigned workerCount(unsigned Requested, size_t Items);
 
+/// Starts up to \p Count threads running \p Work and returns them: fewer,
+/// possibly none, where the system refuses more.
+std::vector<std::thread> startThreads(unsigned Count,
+                                      const std::function<void()> &Work);
+
 /// Runs \p Work on \p Threads threads (the calling thread among them) and
-/// returns when all have returned. \p Work must not throw.
+/// returns when all have returned. Where \p Work throws on any thread, the
+/// first exception is thrown again here after all have returned.
 void runOnThreads(unsigned Threads, const std::function<void()> &Work);
 
 /// Calls \p Body(I) for every I in [0, \p N) on up to \p Threads threads
-/// (0: one per core). \p Body must not throw.
+/// (0: one per core). An exception of \p Body ends its thread's share and
+/// is thrown again here once the others have finished.
 void parallelFor(size_t N, unsigned Threads,
                  const std::function<void(size_t)> &Body);
 

@@ -54,8 +54,16 @@ private:
 
 /// If the last isl error on \p Ctx is the operation quota running out,
 /// throws isl::exception_quota, so that code which tolerates other isl
-/// failures (and resets the error) never mistakes the quota for an answer.
+/// failures (and resets the error) never mistakes the quota for an answer;
+/// if it is memory running out, std::bad_alloc, which loopyc reports as
+/// such rather than as a failure of the variant at hand.
 void rethrowQuotaError(isl_ctx *Ctx);
+
+/// What a failure of isl reports: "isl: " and \p E's message. Where memory
+/// ran out (\p E is isl's allocation error, or the last error on \p Ctx,
+/// which may be null, is) it throws std::bad_alloc instead: loopyc says it
+/// ran out of memory rather than blaming the kernel or variant at hand.
+std::string islFailureText(isl_ctx *Ctx, const isl::exception &E);
 
 /// Throws the isl::exception of the error isl last raised on \p Ctx (and
 /// clears it): isl::exception_quota past the operation quota. Called where an
