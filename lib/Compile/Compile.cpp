@@ -330,7 +330,7 @@ std::string tilingKey(const Variant &V) {
       if (M.K == IndexMap::Kind::Grid)
         Key += std::to_string(M.Index) + ":" + std::to_string(int(M.Ax)) +
                "/" + std::to_string(M.Threads) + "/" + std::to_string(M.Ilp) +
-               (M.Strided ? "s " : " ");
+               M.runSuffix() + " ";
     Key += "| ";
   }
   return Key;

@@ -105,8 +105,8 @@ double coalescingPenalty(const Kernel &K, const Access &Acc,
     return 1; // every thread of a warp reads the same element
   if (!Facts.uses(Acc, Contig, X->Index))
     return 8; // consecutive threads read different rows
-  if (X->K == IndexMap::Kind::Grid && X->Ilp > 1 && !X->Strided)
-    return std::min<double>(X->Ilp, 8);
+  if (X->K == IndexMap::Kind::Grid && X->run() > 1)
+    return std::min<double>(X->run(), 8);
   return 1;
 }
 

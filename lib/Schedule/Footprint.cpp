@@ -68,12 +68,12 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
       else
         Clean = false;
     }
-    if (!Clean || !Follows || Follows->Strided || Follows->Ilp < 2)
+    if (!Clean || !Follows || Follows->run() < 2)
       continue;
-    // A vector starts each thread's run of outputs: its width divides the
-    // run (a power of two, as vector types are).
+    // A vector starts each of the thread's runs of outputs: its width
+    // divides the run (a power of two, as vector types are).
     long V = 1;
-    while (V * 2 <= 16 / ElemBytes && Follows->Ilp % (V * 2) == 0)
+    while (V * 2 <= 16 / ElemBytes && Follows->run() % (V * 2) == 0)
       V *= 2;
     if (V < 2)
       continue;

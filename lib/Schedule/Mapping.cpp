@@ -235,12 +235,38 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
     unsigned O = Pos(M.Index), U = NIdx + R;
     int A = static_cast<int>(M.Ax);
     unsigned B = paramPos(E, GridBlockIds[R]), T = paramPos(E, ThreadId[A]);
-    long TC = M.Strided ? 1 : M.Ilp, UC = M.Strided ? M.Threads : 1;
-    std::vector<Term> Eq = {{isl_dim_set, O, 1},
-                            {isl_dim_param, B, -M.blockTile()},
-                            {isl_dim_param, T, -TC},
-                            {isl_dim_set, U, -UC}};
-    E = addOriginConstraint(E, M.Index, -1, Eq, 0, true);
+    long Run = M.run();
+    if (Run == M.Ilp || Run == 1) {
+      long TC = Run, UC = Run == 1 ? M.Threads : 1;
+      std::vector<Term> Eq = {{isl_dim_set, O, 1},
+                              {isl_dim_param, B, -M.blockTile()},
+                              {isl_dim_param, T, -TC},
+                              {isl_dim_set, U, -UC}};
+      E = addOriginConstraint(E, M.Index, -1, Eq, 0, true);
+    } else {
+      // Register u = Run * g + w holds o = B*b + Run*t + Threads*Run*g + w,
+      // that is o = B*b + Run*t + u + (Threads - 1)*Run*g, with g (a new
+      // dimension, projected out) = floor(u / Run).
+      isl_ctx *C = Ctx.get();
+      // isl_set_add_dims keeps no tuple id: it goes back on at the end.
+      isl_id *Tuple = isl_set_has_tuple_id(E.get()) == isl_bool_true
+                          ? isl_set_get_tuple_id(E.get())
+                          : nullptr;
+      unsigned G = checkSize(C, isl_set_dim(E.get(), isl_dim_set));
+      isl::set X = take(C, isl_set_add_dims(E.release(), isl_dim_set, 1));
+      std::vector<Term> Eq = {{isl_dim_set, O, 1},
+                              {isl_dim_param, B, -M.blockTile()},
+                              {isl_dim_param, T, -Run},
+                              {isl_dim_set, U, -1},
+                              {isl_dim_set, G, -(M.Threads - 1) * Run}};
+      X = addOriginConstraint(X, M.Index, -1, Eq, 0, true);
+      X = addConstraint(X, {{isl_dim_set, U, 1}, {isl_dim_set, G, -Run}}, 0,
+                        false);
+      X = addConstraint(X, {{isl_dim_set, U, -1}, {isl_dim_set, G, Run}},
+                        Run - 1, false);
+      isl_set *P = isl_set_project_out(X.release(), isl_dim_set, G, 1);
+      E = take(C, Tuple ? isl_set_set_tuple_id(P, Tuple) : P);
+    }
     E = addConstraint(E, {{isl_dim_set, U, 1}}, 0, false);
     E = addConstraint(E, {{isl_dim_set, U, -1}}, M.Ilp - 1, false);
   }

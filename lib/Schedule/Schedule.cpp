@@ -82,7 +82,7 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
       OS << "g." << axisLetter(M.Ax) << ",t." << axisLetter(M.Ax) << "*"
          << M.Threads;
       if (M.Ilp > 1)
-        OS << ",ilp" << M.Ilp << (M.Strided ? "s" : "");
+        OS << ",ilp" << M.Ilp << M.runSuffix();
       break;
     case IndexMap::Kind::Block:
       if (M.Chunk)
@@ -101,6 +101,13 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
   if (MinBlocks)
     OS << (First ? "" : " ") << "minblocks:" << MinBlocks;
   return OS.str();
+}
+
+std::string IndexMap::runSuffix() const {
+  long R = run();
+  if (R == Ilp)
+    return "";
+  return R == 1 ? "s" : "s" + std::to_string(R);
 }
 
 static bool parseLong(std::string_view S, long &V) {
@@ -174,9 +181,14 @@ static bool parseMap(std::string_view Spec, IndexMap &M) {
     if (P.rfind("ilp", 0) != 0)
       return false;
     P.remove_prefix(3);
-    if (!P.empty() && P.back() == 's') {
-      M.Strided = true;
-      P.remove_suffix(1);
+    // ilpU, ilpUs (runs of one) or ilpUsR (runs of R).
+    size_t S = P.find('s');
+    if (S != std::string_view::npos) {
+      std::string_view R = P.substr(S + 1);
+      P = P.substr(0, S);
+      M.Run = 1;
+      if (!R.empty() && !parseLong(R, M.Run))
+        return false;
     }
     return parseLong(P, M.Ilp);
   }
@@ -239,8 +251,14 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
     M.Index = It - K.IndexNames.begin();
     if (!parseMap(Spec, M)) {
       Error = "malformed mapping " + quote(Word) +
-              "; expected seq, seq,outer, seq*T, g.A,t.A*N[,ilpU[s]], t.A*N "
-              "or g.A*C,t.A*N";
+              "; expected seq, seq,outer, seq*T, g.A,t.A*N[,ilpU[s[R]]], "
+              "t.A*N or g.A*C,t.A*N";
+      return std::nullopt;
+    }
+    if (M.K == IndexMap::Kind::Grid && M.Ilp % std::max(M.Run, 1L) != 0) {
+      Error = "in " + quote(Word) + ", runs of " + std::to_string(M.Run) +
+              " do not divide the thread's " + std::to_string(M.Ilp) +
+              " outputs";
       return std::nullopt;
     }
     Sch.Maps.push_back(M);

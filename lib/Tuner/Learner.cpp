@@ -253,7 +253,7 @@ std::vector<double> variantFeatures(const Kernel &K, const Variant &V,
       ReductionWidth = std::max(ReductionWidth, double(M.Threads));
       break;
     case IndexMap::Kind::Grid:
-      Strided = Strided || M.Strided;
+      Strided = Strided || M.run() < M.Ilp;
       if (M.Ax == Axis::X)
         IlpX = std::max(IlpX, M.Ilp);
       else if (M.Ax == Axis::Y)

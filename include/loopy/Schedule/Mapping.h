@@ -11,7 +11,8 @@
 //   OutDom { S_out[outputs, regs] } of Init and Write,
 //
 // extended with one register coordinate per grid-mapped index, where
-//   contiguous: o = B*b + Ilp*t + u,   strided: o = B*b + T*u + t.
+//   contiguous: o = B*b + Ilp*t + u,   strided: o = B*b + T*u + t,
+//   runs of R:  o = B*b + R*t + T*R*floor(u / R) + u mod R.
 //
 // boundBlocks then bounds the block ids by the largest one any iteration
 // uses, and blockGrid gives the grid from those bounds.

@@ -47,9 +47,13 @@ struct IndexMap {
   Axis Ax = Axis::X;
   long Threads = 1;
   long Ilp = 1;
-  /// Grid with Ilp > 1: a thread's outputs are Threads apart (consecutive
-  /// threads touch consecutive elements) rather than adjacent.
-  bool Strided = false;
+  /// Grid with Ilp > 1: a thread's outputs come in runs of Run adjacent
+  /// ones; consecutive threads' runs are adjacent, and a thread's runs
+  /// Threads * Run apart. 0 (or Ilp): all of them adjacent ("ilp8"); 1:
+  /// Threads apart, so that consecutive threads touch consecutive elements
+  /// ("ilp8s"); 4: two runs of four ("ilp8s4"), each a vector that a warp
+  /// reads from shared memory without bank conflicts.
+  long Run = 0;
   long Tile = 1;
   /// Block: values of the index per block when split across blocks (a
   /// multiple of Threads), 0 when one block runs the whole reduction.
@@ -61,6 +65,10 @@ struct IndexMap {
 
   /// Outputs of one block along this index (Grid).
   long blockTile() const { return Threads * Ilp; }
+  /// Adjacent outputs in each run of a thread's (Grid).
+  long run() const { return Run > 0 && Run < Ilp ? Run : Ilp; }
+  /// The register tile's suffix in a schedule string: "", "s" or "sR".
+  std::string runSuffix() const;
 };
 
 struct Schedule {
