@@ -237,7 +237,8 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
     unsigned B = paramPos(E, GridBlockIds[R]), T = paramPos(E, ThreadId[A]);
     long Run = M.run();
     if (Run == M.Ilp || Run == 1) {
-      long TC = Run, UC = Run == 1 ? M.Threads : 1;
+      // One run, or runs of one: affine, no division needed.
+      long TC = Run, UC = Run < M.Ilp ? M.Threads : 1;
       std::vector<Term> Eq = {{isl_dim_set, O, 1},
                               {isl_dim_param, B, -M.blockTile()},
                               {isl_dim_param, T, -TC},
