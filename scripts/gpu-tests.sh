@@ -4,7 +4,7 @@
 # variant wrong in a few elements is caught by the check on the GPU, that
 # a search spreads over every GPU of the host, that the 8- and 16-bit
 # integer types tune and verify, that the occupancy round's variants with
-# launch bounds run, that
+# launch bounds run, that variants with asynchronous copies verify, that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
@@ -98,6 +98,21 @@ if [ $status = 0 ] && grep -q "^// winner: " "$work/occupancy.out" &&
   echo "PASS occupancy round: $(grep -o '[0-9]* more with launch bounds' "$work/occupancy.out" || echo 'no register-bound variant'); $(grep -c ' ok  .*minblocks:' "$work/occupancy.out") timed; winner $(grep '^// winner: ' "$work/occupancy.out" | cut -c12-)"
 else
   echo "FAIL occupancy round (exit $status)"; cat "$work/occupancy.out" "$work/occupancy.err"; failed=1
+fi
+
+# Asynchronous copies (pipelined async): at 2048^3 b's tiles go as 16-byte
+# cp.async; at sizes of no whole vectors every staged element is a copy of
+# 4 bytes, the last tile's partly skipped. Each such variant is verified:
+# some time ok, none is wrong or failed.
+"$bin/loopyc" "$root/examples/matmul.loop" -D n=1001 -D m=999 -D l=1003 \
+  --tune --budget=24 --retune --report=40 >"$work/async.out" 2>"$work/async.err"
+status=$?
+if [ $status = 0 ] && grep -q ' ok  .* async' "$work/occupancy.out" &&
+   grep -q ' ok  .* async' "$work/async.out" &&
+   ! cat "$work/occupancy.out" "$work/async.out" | grep " async" | grep -q " \(wrong\|failed\) "; then
+  echo "PASS async copies: $(cat "$work/occupancy.out" "$work/async.out" | grep -c ' ok  .* async') verified and timed"
+else
+  echo "FAIL async copies (exit $status)"; cat "$work/async.out" "$work/async.err"; grep async "$work/occupancy.out"; failed=1
 fi
 
 # Candidates with a better-ranked one's code (conv2d's reduction chunks

@@ -3,6 +3,7 @@
 #include "StatementText.h"
 #include "loopy/Schedule/IslUtil.h"
 
+#include <algorithm>
 #include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/ast_build.h>
@@ -59,7 +60,7 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
   // A fetch computes the tile G.NextTile, which the caller binds.
   isl_multi_aff *Offset = isl_multi_aff_copy(St.Box.Offset.get());
   isl_set *Foot = St.Footprint.copy();
-  if (Part == LoadPart::Fetch) {
+  if (Part == LoadPart::Fetch || Part == LoadPart::AsyncFetch) {
     auto Rename = [&](auto *X, auto Find, auto Set) {
       int P = Find(X, isl_dim_param, M.TileParam.c_str());
       return P < 0 ? X : Set(X, isl_dim_param, P, G.NextTile.c_str());
@@ -192,6 +193,19 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
   NodeList Lines;
   if (Part == LoadPart::Whole) {
     Load(Lines, Target);
+  } else if (Part == LoadPart::AsyncFetch) {
+    // Into the buffer of the fetched tile's parity, which no thread reads
+    // during this tile; a vector as one copy (chooseLoadVectors). Skipped
+    // elements are outside the footprint, never read.
+    Stage Next = St;
+    Next.Parity = "(" + G.NextTile + " & 1)";
+    std::vector<std::string> R(Coord.begin(), Coord.begin() + N);
+    auto C = std::make_unique<Node>(Node::Kind::AsyncCopy);
+    C->Text = Next.element(R);
+    C->Init = Source;
+    C->Count = V;
+    C->Type = T;
+    Lines.push_back(std::move(C));
   } else if (Part == LoadPart::Store) {
     // Elements outside the footprint are never read: no guard.
     for (long J = 0; J < V; ++J)
@@ -263,6 +277,10 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
                         const isl::set &Uniform, unsigned NO) {
   const Statement &S = *G.M.S;
   NodeList Out;
+  bool Async = std::any_of(G.Stages.begin(), G.Stages.end(),
+                           [](const Stage &St) { return St.Async; });
+  bool Registers = std::any_of(G.Stages.begin(), G.Stages.end(),
+                               [](const Stage &St) { return !St.Async; });
   if (Fetch) {
     // The instance's arguments: the sequential outputs, then the tile.
     isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(User));
@@ -272,23 +290,38 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
     D->Iter = G.NextTile;
     D->Init = printAstExpr(Arg);
     auto C = std::make_unique<Node>(Node::Kind::Comment);
-    C->Text = "fetch the next tile of the staged reads into registers";
+    C->Text = !Async ? "fetch the next tile of the staged reads into "
+                       "registers"
+              : Registers ? "fetch the next tile of the staged reads into "
+                            "registers or, asynchronously, their buffers"
+                          : "copy the next tile of the staged reads into "
+                            "their buffers, asynchronously";
     Out.push_back(std::move(C));
     auto B = std::make_unique<Node>(Node::Kind::Block);
     B->Body.push_back(std::move(D));
     for (const Stage &St : G.Stages)
-      for (NodePtr &X : loadCode(G, St, Uniform, LoadPart::Fetch))
+      for (NodePtr &X :
+           loadCode(G, St, Uniform,
+                    St.Async ? LoadPart::AsyncFetch : LoadPart::Fetch))
         B->Body.push_back(std::move(X));
     Out.push_back(std::move(B));
     return Out;
   }
   for (const Stage &St : G.Stages) {
+    if (St.Async)
+      continue;
     auto C = std::make_unique<Node>(Node::Kind::Comment);
     C->Text = "stage " + S.Reads[St.Read].Spelling + " in " + St.Buf +
               " from " + St.Next;
     Out.push_back(std::move(C));
     for (NodePtr &X : loadCode(G, St, Uniform, LoadPart::Store))
       Out.push_back(std::move(X));
+  }
+  if (Async) {
+    auto C = std::make_unique<Node>(Node::Kind::Comment);
+    C->Text = "wait for this tile's asynchronous copies";
+    Out.push_back(std::move(C));
+    Out.push_back(std::make_unique<Node>(Node::Kind::AsyncWait));
   }
   Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
   return Out;

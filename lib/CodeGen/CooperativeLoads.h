@@ -20,8 +20,10 @@ namespace loopy {
 
 /// How a cooperative load runs: straight from global to shared memory, or
 /// in two halves through registers (pipelined): Fetch loads the tile
-/// NextTile names into registers, Store moves them to shared memory.
-enum class LoadPart { Whole, Fetch, Store };
+/// NextTile names into registers, Store moves them to shared memory; or
+/// (pipelined, async) AsyncFetch copies the tile NextTile names straight
+/// into its buffer of the two, completed before the tile is computed.
+enum class LoadPart { Whole, Fetch, Store, AsyncFetch };
 
 /// The load of stage \p St for the uniform instance \p Uniform { [params] }.
 device::NodeList loadCode(CodeGenState &G, const Stage &St,
@@ -30,7 +32,9 @@ device::NodeList loadCode(CodeGenState &G, const Stage &St,
 /// One half of the pipelined loads of every stage at the uniform user node
 /// \p User: the fetch of the next tile into registers (\p Fetch; its tile
 /// is the instance's argument after the \p NO sequential outputs), or the
-/// store of the fetched tile to shared memory and a barrier.
+/// store of the fetched tile to shared memory and a barrier. With async
+/// copies the fetch copies into shared memory, and the store only waits
+/// for the copies before the barrier.
 device::NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
                                 const isl::set &Uniform, unsigned NO);
 

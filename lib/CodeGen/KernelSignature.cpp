@@ -63,6 +63,8 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   DeviceKernel DK;
   DK.Index32 = G.Index32;
   DK.Atomics = M.splitAcrossBlocks();
+  DK.Async = std::any_of(G.Stages.begin(), G.Stages.end(),
+                         [](const Stage &St) { return St.Async; });
   DK.Name = kernelName(K, S);
   DK.MinBlocks = Sch.MinBlocks;
   // Further output indices on z: blockIdx.z numbers their blocks within

@@ -79,6 +79,19 @@ void chooseLoadVectors(std::vector<Stage> &Stages, const StatementMapping &M,
       E *= Sz;
     long Vectors = E / St.LoadVector;
     St.Rounds = (Vectors + NT - 1) / NT;
+    // An asynchronous copy moves 4, 8 or 16 bytes to an address aligned to
+    // them: a load vector qualifies where the buffer keeps the contiguous
+    // dimension innermost and its rows and base are aligned to the vector
+    // (the thread's read vector is a multiple of it). A transposed buffer
+    // would take one copy per element: those stay in registers.
+    long Bytes = St.LoadVector * dtypeSize(K.Args[S.Reads[St.Read].Arg].Type);
+    bool Aligned = St.LoadVector == 1 ||
+                   (!St.Order.empty() && St.Order.back() == St.ContiguousDim &&
+                    St.Vector % St.LoadVector == 0);
+    St.Async = Sch.Async && M.doubleBuffered() && Aligned &&
+               (Bytes == 4 || Bytes == 8 || Bytes == 16);
+    if (St.Async)
+      St.Next.clear();
   }
 }
 

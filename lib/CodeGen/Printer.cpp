@@ -35,6 +35,11 @@ struct Spelling {
   /// float to the nearest value of T. CUDA converts f16 with the cvt
   /// instructions; the rest is the same bit arithmetic in both dialects.
   const char *HalfPrelude;
+  /// loopy_copy_async4, 8 and 16 (shared destination, global source: that
+  /// many bytes, aligned to them) and loopy_wait_async, which waits for
+  /// the thread's copies: cp.async on sm_80 and later, plain copies before.
+  /// Empty in OpenCL, which prints the copies as assignments.
+  const char *AsyncPrelude;
   /// Alignment is spelled before the type (CUDA's __align__) rather than
   /// as an attribute after the declarator (OpenCL).
   bool AlignPrefix;
@@ -112,6 +117,26 @@ const Spelling CudaSpelling = {
     "}\n"
     "static __device__ __forceinline__ float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
     "static __device__ __forceinline__ float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
+    "#if __CUDA_ARCH__ >= 800\n"
+    "#define LOOPY_COPY_ASYNC(cache, bytes, d, s) \\\n"
+    "  asm volatile(\"cp.async.\" cache \".shared.global [%0], [%1], \" #bytes \";\\n\" \\\n"
+    "               :: \"r\"((unsigned)__cvta_generic_to_shared(d)), \"l\"(s) : \"memory\")\n"
+    "#else\n"
+    "#define LOOPY_COPY_ASYNC(cache, bytes, d, s) loopy_copy_sync##bytes(d, s)\n"
+    "#endif\n"
+    "struct __align__(16) loopy_bytes16 { unsigned w[4]; };\n"
+    "struct __align__(8) loopy_bytes8 { unsigned w[2]; };\n"
+    "static __device__ __forceinline__ void loopy_copy_sync4(void *d, const void *s) { *(unsigned *)d = *(const unsigned *)s; }\n"
+    "static __device__ __forceinline__ void loopy_copy_sync8(void *d, const void *s) { *(loopy_bytes8 *)d = *(const loopy_bytes8 *)s; }\n"
+    "static __device__ __forceinline__ void loopy_copy_sync16(void *d, const void *s) { *(loopy_bytes16 *)d = *(const loopy_bytes16 *)s; }\n"
+    "static __device__ __forceinline__ void loopy_copy_async4(void *d, const void *s) { LOOPY_COPY_ASYNC(\"ca\", 4, d, s); }\n"
+    "static __device__ __forceinline__ void loopy_copy_async8(void *d, const void *s) { LOOPY_COPY_ASYNC(\"ca\", 8, d, s); }\n"
+    "static __device__ __forceinline__ void loopy_copy_async16(void *d, const void *s) { LOOPY_COPY_ASYNC(\"cg\", 16, d, s); }\n"
+    "static __device__ __forceinline__ void loopy_wait_async() {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
+    "#endif\n"
+    "}\n",
     true, true, false, true, true};
 
 const Spelling OpenCLSpelling = {
@@ -197,6 +222,7 @@ const Spelling OpenCLSpelling = {
     "}\n"
     "static inline float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
     "static inline float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
+    "",
     false, false, true, false, false};
 
 
@@ -390,6 +416,26 @@ void Printer::node(const Node &N) {
       OS << "*reinterpret_cast<const " << V << " *>(&" << N.Init << ");\n";
     return;
   }
+  case Node::Kind::AsyncCopy: {
+    indent();
+    long Bytes = N.Count * static_cast<long>(dtypeSize(N.Type));
+    if (Sp.AsyncPrelude[0]) {
+      OS << "loopy_copy_async" << Bytes << "(&" << N.Text << ", &" << N.Init
+         << ");\n";
+    } else if (N.Count == 1) {
+      OS << N.Text << " = " << N.Init << ";\n";
+    } else {
+      OS << "vstore" << N.Count << "(vload" << N.Count << "(0, &" << N.Init
+         << "), 0, &" << N.Text << ");\n";
+    }
+    return;
+  }
+  case Node::Kind::AsyncWait:
+    if (Sp.AsyncPrelude[0]) {
+      indent();
+      OS << "loopy_wait_async();\n";
+    }
+    return;
   }
 }
 
@@ -533,11 +579,12 @@ static const Spelling &spelling(Dialect D) {
 }
 
 std::string printPrelude(Dialect D, bool Atomics, bool IntDivision,
-                         bool Half) {
+                         bool Half, bool Async) {
   return std::string(spelling(D).Prelude) +
          (Atomics ? spelling(D).AtomicPrelude : "") +
          (IntDivision ? spelling(D).IntDivisionPrelude : "") +
-         (Half ? spelling(D).HalfPrelude : "");
+         (Half ? spelling(D).HalfPrelude : "") +
+         (Async ? spelling(D).AsyncPrelude : "");
 }
 
 std::string printKernels(const DeviceProgram &P, Dialect D) {
@@ -560,6 +607,10 @@ std::string printProgram(const DeviceProgram &P, Dialect D) {
                       std::any_of(P.Kernels.begin(), P.Kernels.end(),
                                   [](const DeviceKernel &K) {
                                     return K.usesHalf();
+                                  }),
+                      std::any_of(P.Kernels.begin(), P.Kernels.end(),
+                                  [](const DeviceKernel &K) {
+                                    return K.Async;
                                   })) +
          printKernels(P, D);
 }

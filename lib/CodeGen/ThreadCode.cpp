@@ -132,10 +132,15 @@ static isl::map threadSchedule(CodeGenState &G, const isl::set &Domain, Piece P,
         G.PragmaUnroll.insert(Iters.back());
         G.ReductionTileLoops.insert(Iters.back());
       } else {
-        // The loop runs over the index itself and carries its name.
+        // The loop runs over the index itself and carries its name. Over
+        // a tile of an outer reduction it is short, like the tiled one's.
         Dims.push_back({{{isl_dim_in, Pos, 1}}, 0});
         Iters.push_back(N);
         Unroll.push_back(false);
+        if (M.Outer && M.Tile > 1) {
+          G.PragmaUnroll.insert(N);
+          G.ReductionTileLoops.insert(N);
+        }
       }
     }
   }

@@ -199,10 +199,11 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
             std::find(S.OutputIndices.begin(), S.OutputIndices.end(),
                       M.Index) != S.OutputIndices.end())
           Rounds *= ExtentOf(M.Index);
-      // A reduction loop around the tiles stages a tile per value.
+      // A reduction loop around the tiles stages a tile per value (or per
+      // tile of its values).
       for (const IndexMap &M : Sch.Maps)
         if (M.K == IndexMap::Kind::Seq && M.Outer)
-          Rounds *= ExtentOf(M.Index);
+          Rounds *= std::ceil(ExtentOf(M.Index) / M.Tile);
       Bytes += F.StageElements[StageNo++] * Blocks * Rounds * Elem;
       SharedTraffic += Iters * Waste / Reuse * Elem;
       continue;

@@ -324,6 +324,21 @@ void enumerateGrid(const Kernel &K, const Statement &S,
             for (size_t I = 0; I + 1 < M.size(); ++I)
               M[I].Outer = true;
             RedChoices.push_back({M, true, T != 8, true});
+            // Or around tiles of 8 of their values: each stage a tile over
+            // several reduction indices, so that a read whose contiguous
+            // index is an outer one still loads whole runs of it
+            // (x[a, e, b, f] with f outer: 8 adjacent values of f). A
+            // reduction of fewer than two such tiles stays inside.
+            bool LongerOuter = std::all_of(
+                Red.begin(), Red.end() - 1, [&](unsigned R) {
+                  std::optional<long> E = fixedExtent(S.Domain, S.tuplePos(R));
+                  return !E || *E >= 16;
+                });
+            if (LongerOuter) {
+              for (size_t I = 0; I + 1 < M.size(); ++I)
+                M[I].Tile = 8;
+              RedChoices.push_back({M, true, T != 8, true});
+            }
           }
         }
         Axis Free = Grid.size() < 3 ? Axes[Grid.size()] : Axis::X;
@@ -439,6 +454,11 @@ void enumerateGrid(const Kernel &K, const Statement &S,
         // tile's loads overlapping this tile's work.
         if (Mask == All && P.registerOutputs() >= 16) {
           P.Pipelined = true;
+          if (validateSchedule(P, K, S).empty())
+            Out.push_back(P);
+          // And with the next tile copied asynchronously into its buffer,
+          // where the stages alternate between two.
+          P.Async = true;
           if (validateSchedule(P, K, S).empty())
             Out.push_back(P);
         }

@@ -128,6 +128,7 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
     Schedule Base = Sch;
     Base.Prefetch.clear();
     Base.Pipelined = false;
+    Base.Async = false;
     std::unique_ptr<FiguresMemo::Entry> &Slot =
         Memo->Entries[Base.str(K, S)];
     // An entry that neither failed nor was mapped was cut short by isl's

@@ -100,7 +100,7 @@ std::string StatementMapping::blockKey() const {
       break;
     case IndexMap::Kind::Seq:
       if (M.Outer) // a block-uniform loop: the footprints are per value
-        Key += "o";
+        Key += "o" + std::to_string(M.Tile);
       break;
     }
   }
@@ -142,18 +142,27 @@ isl::set StatementMapping::blockIterations(const isl::set *Domain) const {
         {{isl_dim_set, (unsigned)tuplePos(SeqOutputs[I]->Index), 1},
          {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
         0, true);
-  for (unsigned I = 0; I < OuterReds.size(); ++I)
-    E = addConstraint(
-        E,
-        {{isl_dim_set, (unsigned)tuplePos(OuterReds[I]->Index), 1},
-         {isl_dim_param, paramPos(E, OuterParams[I]), -1}},
-        0, true);
+  E = inOuterTiles(E);
   if (Tiled)
     E = inTile(E, Tiled->Index, TileParam, Tiled->Tile);
   if (splitAcrossBlocks())
     E = inTile(E, BlockRed->Index, BlockId[static_cast<int>(BlockRed->Ax)],
                BlockRed->Chunk);
   return E.coalesce();
+}
+
+isl::set StatementMapping::inOuterTiles(isl::set E) const {
+  for (unsigned I = 0; I < OuterReds.size(); ++I) {
+    const IndexMap &M = *OuterReds[I];
+    if (M.Tile > 1)
+      E = inTile(E, M.Index, OuterParams[I], M.Tile);
+    else
+      E = addConstraint(E,
+                        {{isl_dim_set, (unsigned)tuplePos(M.Index), 1},
+                         {isl_dim_param, paramPos(E, OuterParams[I]), -1}},
+                        0, true);
+  }
+  return E;
 }
 
 isl::set StatementMapping::inBlockTiles(isl::set E) const {
@@ -276,9 +285,12 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
                       {{isl_dim_set, Pos(SeqOutputs[I]->Index), 1},
                        {isl_dim_param, paramPos(E, SeqParams[I]), -1}},
                       0, true);
+  // An outer reduction of one value per iteration is fixed here; one
+  // over tiles is a loop of each thread, its tile bounded in the domain.
   if (P != Piece::Init && P != Piece::Write)
     for (unsigned I = 0; I < OuterReds.size(); ++I)
-      E = addConstraint(E,
+      if (OuterReds[I]->Tile == 1)
+        E = addConstraint(E,
                         {{isl_dim_set, Pos(OuterReds[I]->Index), 1},
                          {isl_dim_param, paramPos(E, OuterParams[I]), -1}},
                         0, true);
@@ -446,7 +458,11 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
     Map.ParamNames.push_back(Map.SeqParams.back());
   }
   for (const IndexMap *M : Map.OuterReds) {
-    Map.OuterParams.push_back(K.IndexNames[M->Index]);
+    // One value per iteration: the loop carries the index's name; over
+    // tiles, the index's own loop runs inside each of them.
+    Map.OuterParams.push_back(
+        M->Tile > 1 ? Map.Names.fresh(K.IndexNames[M->Index] + "_tile")
+                    : K.IndexNames[M->Index]);
     Map.ParamNames.push_back(Map.OuterParams.back());
   }
   if (Map.Tiled) {
@@ -578,7 +594,12 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
   // Init and Write run outside the loops over outer reductions.
   Map.OutDom = eliminateParams(Map.onOutputs(E), Map.OuterParams);
 
-  // Update runs inside the block-uniform loop over reduction tiles.
+  // Update runs inside the block-uniform loop over reduction tiles (and
+  // the loops over tiles of outer reductions).
+  for (unsigned I = 0; I < Map.OuterReds.size(); ++I)
+    if (Map.OuterReds[I]->Tile > 1)
+      E = Map.inTile(E, Map.OuterReds[I]->Index, Map.OuterParams[I],
+                     Map.OuterReds[I]->Tile);
   if (Map.Tiled)
     E = Map.inTile(E, Map.Tiled->Index, Map.TileParam, Map.Tiled->Tile);
 

@@ -73,7 +73,11 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
     First = false;
     switch (M.K) {
     case IndexMap::Kind::Seq:
-      OS << (M.Outer ? "seq,outer" : "seq");
+      OS << "seq";
+      if (M.Outer && M.Tile > 1)
+        OS << "*" << M.Tile;
+      if (M.Outer)
+        OS << ",outer";
       break;
     case IndexMap::Kind::Tiled:
       OS << "seq*" << M.Tile;
@@ -98,6 +102,8 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
   }
   if (Pipelined)
     OS << (First ? "" : " ") << "pipelined";
+  if (Async)
+    OS << (First ? "" : " ") << "async";
   if (MinBlocks)
     OS << (First ? "" : " ") << "minblocks:" << MinBlocks;
   return OS.str();
@@ -138,6 +144,13 @@ static bool parseMap(std::string_view Spec, IndexMap &M) {
     M.K = IndexMap::Kind::Seq;
     M.Outer = Spec != "seq";
     return true;
+  }
+  if (Spec.rfind("seq*", 0) == 0 && Spec.size() > 6 &&
+      Spec.substr(Spec.size() - 6) == ",outer") {
+    // seq*T,outer: a loop of the block over tiles of T values.
+    M.K = IndexMap::Kind::Seq;
+    M.Outer = true;
+    return parseLong(Spec.substr(4, Spec.size() - 10), M.Tile);
   }
   if (Spec.rfind("seq*", 0) == 0) {
     M.K = IndexMap::Kind::Tiled;
@@ -205,10 +218,14 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
       Sch.Pipelined = true;
       continue;
     }
+    if (Word == "async") {
+      Sch.Async = true;
+      continue;
+    }
     size_t Colon = Word.find(':');
     if (Colon == std::string::npos) {
-      Error = "expected 'index:mapping', 'prefetch:arrays', 'pipelined' or "
-              "'minblocks:N', found " +
+      Error = "expected 'index:mapping', 'prefetch:arrays', 'pipelined', "
+              "'async' or 'minblocks:N', found " +
               quote(Word);
       return std::nullopt;
     }
@@ -325,6 +342,9 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
       return "output index " + quote(N) +
              " cannot be seq,outer (only a reduction index before the tiled "
              "one)";
+    if (M.K == IndexMap::Kind::Seq && !M.Outer && M.Tile != 1)
+      return "index " + quote(N) + " is seq with a tile; only seq,outer "
+             "takes one (seq*T,outer)";
   }
   if (std::any_of(Sch.Maps.begin(), Sch.Maps.end(),
                   [](const IndexMap &M) { return M.Outer; }) &&
@@ -357,6 +377,18 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
   if (Sch.Pipelined && (Sch.Prefetch.empty() || !Sch.tiledReduction()))
     return "pipelined needs staged reads (prefetch:...) in a tiled reduction "
            "(seq*T)";
+  if (Sch.Async) {
+    if (!Sch.Pipelined)
+      return "async needs pipelined stages (pipelined)";
+    // Two buffers per stage, alternating with the tile's parity: the
+    // copies of the next tile go to the one no thread reads.
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Seq && (IsOutput(M.Index) || M.Outer))
+        return "async needs the tile loop outermost: index " +
+               quote(K.IndexNames[M.Index]) +
+               " is a loop of the block around it, and the tiles' two "
+               "buffers would not alternate";
+  }
   if (!Sch.Prefetch.empty() && !Sch.tiledReduction() &&
       !S.ReductionIndices.empty())
     return "prefetch needs a tiled reduction (seq*T)";

@@ -56,9 +56,10 @@ std::string statementFamily(const std::string &S) {
                                  return P.rfind("seq*", 0) == 0;
                                });
       // A loop of the block around the tiles is a strategy of its own.
-      Reductions.push_back(Index + (Tiled   ? ":tiled"
-                                    : Has("outer") ? ":outer"
-                                                   : ":seq"));
+      Reductions.push_back(Index + (Has("outer") ? (Tiled ? ":outertiles"
+                                                          : ":outer")
+                                    : Tiled ? ":tiled"
+                                            : ":seq"));
     } else {
       Rest.push_back(Index);
     }

@@ -40,6 +40,9 @@ struct Node {
     Comment,     // Text
     BlockReduce, // combine Buffer over the thread axis Ax (see below)
     VectorLoad,  // const TypeCount Iter = the Count elements from Init on
+    AsyncCopy,   // the Count elements from Init on (global) to those from
+                 // Text on (shared), completed by the next AsyncWait
+    AsyncWait,   // this thread's AsyncCopy operations have completed
   };
   Kind K;
   std::string Iter, Init, Cond, Step, Text;
@@ -140,6 +143,9 @@ struct DeviceKernel {
   /// (loopy_f16, loopy_bf16, their 16 bits) and the conversions to and
   /// from float (loopy_ld_*, loopy_st_*, loopy_rn_*).
   bool Half = false;
+  /// The body copies asynchronously (AsyncCopy, AsyncWait): the prelude
+  /// defines loopy_copy_async4, 8 and 16 and loopy_wait_async.
+  bool Async = false;
   /// Arrays the kernel reads as vectors, with the alignment in bytes their
   /// base pointers need (memory from cuMemAlloc always has it).
   std::vector<std::pair<std::string, long>> Aligned;

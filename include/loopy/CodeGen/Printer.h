@@ -24,10 +24,12 @@ std::string printProgram(const device::DeviceProgram &P, Dialect D);
 /// prelude (types and helpers, once per source; with \p Atomics also the
 /// atomic additions of reductions split across blocks, with
 /// \p IntDivision the integer division of the language, defined for every
-/// divisor, with \p Half the 16-bit float types and their conversions) and
-/// the kernel functions.
+/// divisor, with \p Half the 16-bit float types and their conversions,
+/// with \p Async the asynchronous copies to shared memory) and the kernel
+/// functions.
 std::string printPrelude(Dialect D, bool Atomics = true,
-                         bool IntDivision = true, bool Half = true);
+                         bool IntDivision = true, bool Half = true,
+                         bool Async = true);
 std::string printKernels(const device::DeviceProgram &P, Dialect D);
 
 } // namespace loopy

@@ -42,6 +42,11 @@ struct Stage {
   long LoadVector = 1;
   /// Double-buffered: the leading subscript, the reduction tile's parity.
   std::string Parity;
+  /// Pipelined with async copies (Schedule::Async): each load vector goes
+  /// straight into the next tile's buffer as one asynchronous copy, where
+  /// its elements lie side by side there, aligned (see chooseLoadVectors);
+  /// Next is then empty. Other stages of the schedule go through registers.
+  bool Async = false;
 
   /// The buffer's element at box coordinates \p Box.
   std::string element(const std::vector<std::string> &Box) const;

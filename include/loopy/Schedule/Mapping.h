@@ -170,6 +170,8 @@ struct StatementMapping {
   /// \p E (on the statement's tuple, aligned) with every grid-mapped index
   /// in its block's tile (inTile with the index's block id).
   isl::set inBlockTiles(isl::set E) const;
+  /// \p E with each outer reduction in its loop's value or tile.
+  isl::set inOuterTiles(isl::set E) const;
   /// \p E (its first dimensions the statement's indices) with the
   /// reduction indices projected out: on the outputs' tuple.
   isl::set onOutputs(isl::set E) const;

@@ -60,7 +60,11 @@ struct IndexMap {
   long Chunk = 0;
   /// Seq reduction index before the tiled one: a loop of the whole block
   /// around the tiles ("seq,outer"), so that each tile stages one value of
-  /// it, rather than a loop in each thread inside every tile.
+  /// it, rather than a loop in each thread inside every tile. With Tile > 1
+  /// ("seq*8,outer") the block's loop runs over tiles of Tile values, each
+  /// thread loops over the tile's values inside every tiled-reduction tile,
+  /// and each stage holds Tile values of it: a reduction tile over two
+  /// indices.
   bool Outer = false;
 
   /// Outputs of one block along this index (Grid).
@@ -81,6 +85,12 @@ struct Schedule {
   /// issued into registers before the previous tile is computed, so their
   /// latency overlaps that work ("pipelined" in the string).
   bool Pipelined = false;
+  /// Pipelined with two buffers per stage: each thread copies its part of
+  /// the next tile straight into the idle buffer with asynchronous copies
+  /// (cp.async on sm_80 and later; plain copies elsewhere and in OpenCL),
+  /// waited for before the barrier that starts the tile, instead of
+  /// holding it in registers ("async" in the string).
+  bool Async = false;
   /// Where not 0: the blocks of the kernel that each multiprocessor should
   /// hold at once, which the CUDA code asks of the compiler with
   /// __launch_bounds__(threads, MinBlocks), capping the registers of a
