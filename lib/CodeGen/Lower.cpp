@@ -74,7 +74,7 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
     Index32 = indexFitsIn32Bits(K, S);
 
   CodeGenState G(*M, *Stages, Addr, *Index32, Cache);
-  G.Overcompute = overcomputeDomain(*M);
+  G.Overcompute = overcomputeDomain(*M, *Stages);
   DeviceKernel DK = declareKernel(G);
   DK.Body = blockCodeByTiles(G);
   finishKernel(DK, G);

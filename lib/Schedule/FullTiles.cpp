@@ -68,7 +68,24 @@ std::optional<TileSplit> fullReductionTiles(const StatementMapping &M) {
   return split(M.Context, Tiles.subtract(Range).params());
 }
 
-std::optional<isl::set> overcomputeDomain(const StatementMapping &M) {
+/// The box of \p Footprint is \p Box: the same sizes and offsets.
+static bool sameBox(const isl::set &Footprint, const FootprintBox &Box) {
+  std::optional<FootprintBox> B = fixedBox(Footprint);
+  if (!B || B->Size != Box.Size)
+    return false;
+  isl_multi_aff *X = B->Offset.copy(), *Y = Box.Offset.copy();
+  isl_space *Both = isl_space_align_params(isl_multi_aff_get_space(X),
+                                           isl_multi_aff_get_space(Y));
+  X = isl_multi_aff_align_params(X, isl_space_copy(Both));
+  Y = isl_multi_aff_align_params(Y, Both);
+  isl_bool Equal = isl_multi_aff_plain_is_equal(X, Y);
+  isl_multi_aff_free(X);
+  isl_multi_aff_free(Y);
+  return Equal == isl_bool_true;
+}
+
+std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
+                                          const std::vector<Stage> &Stages) {
   const Statement &S = *M.S;
   if (M.GridMaps.empty() || M.Accs.empty() || M.BlockRed ||
       !S.MoreOutputs.empty())
@@ -77,41 +94,56 @@ std::optional<isl::set> overcomputeDomain(const StatementMapping &M) {
   for (unsigned Index : S.Indices)
     (M.isOutput(Index) ? Out : Red).push_back(M.tuplePos(Index));
   isl::set Domain = M.align(S.Domain);
-  // Each output index over its own range, the reduction indices over
-  // theirs: the constraints that tie outputs to each other are gone.
-  isl::set Relaxed = keepOnly(Domain, Red);
-  for (unsigned O : Out)
-    Relaxed = Relaxed.intersect(keepOnly(Domain, {O}));
-  Relaxed = Relaxed.coalesce();
-  if (Relaxed.is_equal(Domain))
-    return std::nullopt;
-  // Each output the domain has keeps its own reduction: no term is added
-  // to an output that is written.
-  if (!Relaxed.intersect(keepOnly(Domain, Out)).is_equal(Domain))
-    return std::nullopt;
-  // The reads under the reductions touch, in each block, only elements
-  // that the block's own iterations read: staged ones lie in the buffer
-  // (loaded for this tile), the others in the array.
+  isl::set Outputs = keepOnly(Domain, Out);
   std::vector<bool> Under = readsAtEveryPoint(S);
   // (Blocks and tiles without iterations of the domain run no update.)
   isl::set Block = M.blockIterations();
-  isl::set BlockRelaxed =
-      M.blockIterations(&Relaxed).intersect_params(Block.params());
-  for (unsigned R = 0; R < S.Reads.size(); ++R) {
-    if (!Under[R])
-      continue;
-    // The subscripts as one affine function on the whole index space (the
-    // access relation holds only the domain's points).
-    std::optional<isl::multi_aff> F =
-        accessFunction(M.align(S.Reads[R].Relation));
-    if (!F)
-      return std::nullopt;
-    isl::map Fn =
-        take(F->ctx().get(), isl_map_from_multi_aff(F->copy()));
-    if (!BlockRelaxed.apply(Fn).is_subset(Block.apply(Fn)))
-      return std::nullopt;
-  }
-  return Relaxed;
+  auto Holds = [&](const isl::set &Relaxed) {
+    if (Relaxed.is_equal(Domain))
+      return false;
+    // Each output the domain has keeps its own reduction: no term is added
+    // to an output that is written.
+    if (!Relaxed.intersect(Outputs).is_equal(Domain))
+      return false;
+    // The reads under the reductions touch, in each block, only elements
+    // that the block's own iterations read (then staged ones lie in the
+    // buffer, loaded for this tile, the others in the array), or, staged,
+    // only elements of the buffer's box.
+    isl::set BlockRelaxed =
+        M.blockIterations(&Relaxed).intersect_params(Block.params());
+    for (unsigned R = 0; R < S.Reads.size(); ++R) {
+      if (!Under[R])
+        continue;
+      // The subscripts as one affine function on the whole index space
+      // (the access relation holds only the domain's points).
+      std::optional<isl::multi_aff> F =
+          accessFunction(M.align(S.Reads[R].Relation));
+      if (!F)
+        return false;
+      isl::map Fn = take(F->ctx().get(), isl_map_from_multi_aff(F->copy()));
+      isl::set Touched = BlockRelaxed.apply(Fn);
+      if (Touched.is_subset(Block.apply(Fn)))
+        continue;
+      auto St = std::find_if(Stages.begin(), Stages.end(),
+                             [R](const Stage &X) { return X.Read == R; });
+      if (St == Stages.end() || !sameBox(Touched.coalesce(), St->Box))
+        return false;
+    }
+    return true;
+  };
+  // The output indices free: each block computes its whole tile.
+  isl::set Free = keepOnly(Domain, Red).coalesce();
+  if (Holds(Free))
+    return Free;
+  // Each output index over its own range, the reduction indices over
+  // theirs: the constraints that tie outputs to each other are gone.
+  isl::set Untied = keepOnly(Domain, Red);
+  for (unsigned O : Out)
+    Untied = Untied.intersect(keepOnly(Domain, {O}));
+  Untied = Untied.coalesce();
+  if (Holds(Untied))
+    return Untied;
+  return std::nullopt;
 }
 
 } // namespace loopy

@@ -10,6 +10,7 @@
 #ifndef LOOPY_SCHEDULE_FULLTILES_H
 #define LOOPY_SCHEDULE_FULLTILES_H
 
+#include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/Mapping.h"
 
 #include <isl/cpp.h>
@@ -40,15 +41,19 @@ std::optional<TileSplit> fullReductionTiles(const StatementMapping &M);
 
 /// A superset of the statement's domain (on its tuple, aligned) over which
 /// the update of the blocks that cross the domain's boundary may run
-/// without a guard per point, computing outputs that are never written:
-/// the domain with the constraints that tie its output indices to each
-/// other dropped (the triangle of { j <= i < n, 0 <= k < m } becomes the
-/// square). Only where every output of the domain keeps exactly its own
-/// reduction and, in every block, the reads under the reductions touch no
-/// element that the block's own iterations do not (staged reads stay in
-/// their buffers, the others in their arrays); nothing otherwise, and
-/// where it would be the domain itself.
-std::optional<isl::set> overcomputeDomain(const StatementMapping &M);
+/// without a guard per point, computing outputs that are never written.
+/// The widest that holds of: the output indices free, only the reduction
+/// indices' constraints kept (a block on the edge of { i < 1001 } computes
+/// its whole tile of 64 rows); the domain with the constraints that tie
+/// its output indices to each other dropped (the triangle of
+/// { j <= i < n, 0 <= k < m } becomes the square). Only where every output
+/// of the domain keeps exactly its own reduction and, in every block, the
+/// reads under the reductions touch no element that the block's own
+/// iterations do not or, for a read staged in \p Stages, none outside its
+/// buffer (the relaxed footprint has the stage's box); nothing otherwise,
+/// and where it would be the domain itself.
+std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
+                                          const std::vector<Stage> &Stages);
 
 } // namespace loopy
 
