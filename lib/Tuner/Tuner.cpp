@@ -184,7 +184,7 @@ public:
     if (!OS)
       return;
     constexpr size_t Width = 30;
-    size_t Filled = Total ? Done * Width / Total : Width;
+    size_t Filled = Total ? std::min(Width, Done * Width / Total) : Width;
     *OS << "\r\033[K" << What << " [" << std::string(Filled, '=')
         << std::string(Width - Filled, ' ') << "] " << Done << "/" << Total;
     if (Best > 0)
@@ -1098,7 +1098,6 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Row.SameAs = true;
       SameSource[Base + B] = &Same - Rows.data();
       ++Result.SameCode;
-      Bar.update(++Finished, Best);
     }
     for (Compiled &C : Batch)
       Code.push_back(std::move(C));
@@ -1123,31 +1122,47 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       if (auto F = decodeFeatures(M.Features))
         Earlier.push_back({std::move(*F), std::log(M.OverBest)});
   Result.EarlierTimings = Earlier.size();
-  // The families search's second round takes the rest of the budget; the
-  // learned search's rounds take half of what is left each (at least 4),
-  // the model refit before each.
-  for (unsigned Round = 2; TwoRounds && Rows.size() < N; ++Round) {
+  // The budget counts programs run: a candidate with a better-ranked one's
+  // code takes its result without running, and a further round takes its
+  // place. The families search's second round takes the rest of the
+  // budget; the learned search's rounds take half of what is left each (at
+  // least 4), the model refit before each; the ranked search's next round
+  // takes the next ranked. Lowering stops at four times the budget.
+  auto Distinct = [&] {
+    return size_t(std::count_if(Rows.begin(), Rows.end(),
+                                [](const TunedVariant &T) { return !T.SameAs; }));
+  };
+  for (unsigned Round = 2; Distinct() < N && Rows.size() < Vs.size() &&
+                           Rows.size() < 4 * N;
+       ++Round) {
     std::vector<size_t> Done;
     std::vector<std::optional<double>> Seconds;
+    std::vector<bool> Ran(Vs.size(), false);
     for (const TunedVariant &Row : Rows) {
       Done.push_back(Row.Rank);
       Seconds.push_back(Row.Result.Seconds);
+      Ran[Row.Rank] = true;
     }
-    size_t Left = N - Rows.size();
+    size_t Left = N - Distinct();
     std::vector<std::optional<double>> Predicted;
-    std::vector<size_t> Next =
-        Learned ? learnedNext(Features, Done, Seconds,
-                              Left <= 4 ? Left : std::max<size_t>(4, Left / 2),
-                              Earlier, &Predicted)
-                : fastestFamiliesNext(Names, Done, Seconds, Left);
+    std::vector<size_t> Next;
+    if (!TwoRounds) {
+      for (size_t I = 0; I < Vs.size() && Next.size() < Left; ++I)
+        if (!Ran[I])
+          Next.push_back(I);
+    } else if (Learned) {
+      Next = learnedNext(Features, Done, Seconds,
+                         Left <= 4 ? Left : std::max<size_t>(4, Left / 2),
+                         Earlier, &Predicted);
+    } else {
+      Next = fastestFamiliesNext(Names, Done, Seconds, Left);
+    }
     if (Next.empty())
       break;
     size_t RoundBase = Rows.size();
     LowerAndRun(Next, Round);
     for (size_t I = 0; I < Predicted.size() && RoundBase + I < Rows.size(); ++I)
       Rows[RoundBase + I].PredictedSeconds = Predicted[I];
-    if (!Learned)
-      break;
   }
   // The occupancy round: the fastest one-kernel variants whose registers
   // bounded their blocks per multiprocessor, again with one block more

@@ -403,7 +403,8 @@ namespace {
 
 TEST_F(FakeTuner, SameCodeIsNeitherCompiledNorTimedAgain) {
   // The second candidate given the first one's program: it shares that
-  // one's result, says so, and does not count as timed.
+  // one's result, says so, and counts neither as timed nor against the
+  // budget: a fifth candidate runs in a second round.
   std::ostringstream Diag;
   auto C = check(readFile(LOOPY_SOURCE_DIR "/test/Driver/Inputs/copy.loop"),
                  {{"n", 256}}, Diag);
@@ -421,8 +422,10 @@ TEST_F(FakeTuner, SameCodeIsNeitherCompiledNorTimedAgain) {
   auto Tuned = tune(R, Opts, **W, Diags);
   ASSERT_TRUE(Tuned) << Diag.str();
   EXPECT_EQ(Tuned->SameCode, 1u);
-  EXPECT_EQ(Tuned->Winner.VariantsTimed, 3);
-  ASSERT_EQ(Tuned->Variants.size(), 4u);
+  EXPECT_EQ(Tuned->Winner.VariantsTimed, 4);
+  ASSERT_EQ(Tuned->Variants.size(), 5u);
+  EXPECT_EQ(Tuned->Variants[4].Rank, 4u);
+  EXPECT_EQ(Tuned->Variants[4].Round, 2u);
   auto Same = std::find_if(Tuned->Variants.begin(), Tuned->Variants.end(),
                            [](const TunedVariant &V) { return V.SameAs; });
   ASSERT_NE(Same, Tuned->Variants.end());
