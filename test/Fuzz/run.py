@@ -358,8 +358,10 @@ def first_difference(x, y):
 
 def print_summary(s, allow, out=sys.stdout):
     st = s["stats"]
-    print(f"fuzz: seed {s['seed']}, kernels {s['start']} to "
-          f"{s['start'] + s['count'] - 1}, {s['seconds']} s", file=out)
+    ranges = s.get("ranges", [[s["start"], s["count"]]])
+    spans = " and ".join(f"{a} to {a + n - 1}" for a, n in ranges)
+    print(f"fuzz: seed {s['seed']}, kernels {spans}, {s['seconds']} s",
+          file=out)
     print(f"  generated {st['kernels']} ({st['valid']} meant valid); "
           f"--emit=ir accepted {st['accepted']}, rejected {st['rejected']} "
           f"({st['valid-rejected']} of them meant valid; "
@@ -392,9 +394,11 @@ def print_summary(s, allow, out=sys.stdout):
 
 def merge(folder, allow):
     total = None
+    ranges = []
     for path in sorted(glob.glob(os.path.join(folder, "summary-*.json"))):
         with open(path) as f:
             s = json.load(f)
+        ranges.append([s["start"], s["count"]])
         if total is None:
             total = s
             continue
@@ -417,6 +421,14 @@ def merge(folder, allow):
         print(f"run.py: no summary-*.json in {folder}", file=sys.stderr)
         return 1
     total["seconds"] = round(total["seconds"], 1)
+    # The ranges of kernels the summaries cover, adjacent ones joined.
+    total["ranges"] = []
+    for a, n in sorted(ranges):
+        last = total["ranges"][-1] if total["ranges"] else None
+        if last and last[0] + last[1] >= a:
+            last[1] = max(last[1], a + n - last[0])
+        else:
+            total["ranges"].append([a, n])
     return 1 if print_summary(total, allow) else 0
 
 
