@@ -120,7 +120,9 @@ struct TunedVariant {
   /// "same code as SCHEDULE").
   bool SameAs = false;
   /// The round of the search that ran it (Tuner/Search.h): 1, or 2 for
-  /// the variants of the families that measured fastest.
+  /// the variants of the families that measured fastest; further rounds
+  /// (the learned search's, and those that take the place of candidates
+  /// with a better-ranked one's code) count on from there.
   unsigned Round = 1;
   /// The ordinal of the GPU that timed it.
   int Gpu = 0;
