@@ -1137,16 +1137,17 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
        ++Round) {
     std::vector<size_t> Done;
     std::vector<std::optional<double>> Seconds;
-    std::vector<bool> Ran(Vs.size(), false);
     for (const TunedVariant &Row : Rows) {
       Done.push_back(Row.Rank);
       Seconds.push_back(Row.Result.Seconds);
-      Ran[Row.Rank] = true;
     }
     size_t Left = N - Distinct();
     std::vector<std::optional<double>> Predicted;
     std::vector<size_t> Next;
     if (!TwoRounds) {
+      std::vector<bool> Ran(Vs.size(), false);
+      for (size_t D : Done)
+        Ran[D] = true;
       for (size_t I = 0; I < Vs.size() && Next.size() < Left; ++I)
         if (!Ran[I])
           Next.push_back(I);
