@@ -8,9 +8,11 @@
 //     register reuse of the thread's outputs that do not depend on them, and
 //     multiplied when consecutive threads do not touch consecutive elements;
 //   - arithmetic: two operations per iteration and write (a fused
-//     statement has several);
+//     statement has several), and an issue slot per load (from a staged
+//     buffer, a vector of a thread's adjacent outputs' elements is one);
 //   - shared memory traffic: staged reads are read from their buffer at
-//     every iteration, divided by the register reuse as above;
+//     every iteration, divided by the register reuse as above, and
+//     multiplied where a warp's lanes read the same banks;
 //   - how well the GPU is filled: threads in flight against its capacity,
 //     with registers and shared memory limiting blocks per multiprocessor.
 //
@@ -110,6 +112,40 @@ double coalescingPenalty(const Kernel &K, const Access &Acc,
   return 1;
 }
 
+/// How many passes of the shared-memory banks a warp's read of a staged
+/// buffer takes relative to a conflict-free one. A thread's outputs on x
+/// in runs of R adjacent elements put the lanes R elements apart; each
+/// run is read as vectors of up to 16 bytes, and where the run is longer
+/// than one vector, the lanes of each pass share banks R / V times over
+/// (eight adjacent f32 outputs: two passes per vector read).
+double bankPasses(const Kernel &K, const Access &Acc, const Schedule &Sch,
+                  const CostFacts &Facts) {
+  for (const IndexMap &M : Sch.Maps) {
+    if (M.K != IndexMap::Kind::Grid || M.Ax != Axis::X || M.Threads == 1 ||
+        !Facts.uses(Acc, -1, M.Index))
+      continue;
+    double Run = M.run();
+    double Vector = std::min(Run, std::max(1.0, 16.0 / dtypeSize(K.Args[Acc.Arg].Type)));
+    return std::max(1.0, Run / Vector);
+  }
+  return 1;
+}
+
+/// The elements a thread reads from a staged buffer with one load: its
+/// outputs along a grid index that the read follows come in runs of
+/// adjacent elements, read as vectors of up to 16 bytes (x first, where
+/// the warp's lanes differ).
+double loadVector(const Kernel &K, const Access &Acc, const Schedule &Sch,
+                  const CostFacts &Facts) {
+  double Widest = 16.0 / dtypeSize(K.Args[Acc.Arg].Type);
+  for (Axis A : {Axis::X, Axis::Y})
+    for (const IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Grid && M.Ax == A &&
+          Facts.uses(Acc, -1, M.Index))
+        return std::max(1.0, std::min<double>(M.run(), Widest));
+  return 1;
+}
+
 } // namespace
 
 CostFacts::CostFacts(const Kernel &K, const Statement &S)
@@ -173,7 +209,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
 
   const IndexMap *Tiled = Sch.tiledReduction();
   double Tiles = Tiled ? std::ceil(ExtentOf(Tiled->Index) / Tiled->Tile) : 1;
-  double Bytes = 0, SharedTraffic = 0;
+  double Bytes = 0, SharedTraffic = 0, Loads = 0;
   unsigned StageNo = 0;
   std::vector<bool> Every = readsAtEveryPoint(S);
   for (unsigned R = 0; R < S.Reads.size(); ++R) {
@@ -205,7 +241,8 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
         if (M.K == IndexMap::Kind::Seq && M.Outer)
           Rounds *= std::ceil(ExtentOf(M.Index) / M.Tile);
       Bytes += F.StageElements[StageNo++] * Blocks * Rounds * Elem;
-      SharedTraffic += Iters * Waste / Reuse * Elem;
+      SharedTraffic += Iters * Waste / Reuse * Elem * bankPasses(K, Acc, Sch, Facts);
+      Loads += Iters * Waste / Reuse / loadVector(K, Acc, Sch, Facts);
       continue;
     }
     // The cache catches part of the reuse between threads of a block.
@@ -214,6 +251,7 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
       if (M.K == IndexMap::Kind::Grid && !Facts.uses(Acc, -1, M.Index))
         Shared *= std::min<double>(M.Threads, 4);
     Bytes += Reads / Reuse / Shared * Elem * coalescingPenalty(K, Acc, Sch, Facts);
+    Loads += Reads / Reuse;
   }
   // A fused statement (Fusion.h) writes each of its outputs; its reads
   // above are the group's, each array and access relation once.
@@ -244,7 +282,9 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Fill = std::min(1.0, Resident * std::min(8.0, (double)Sch.registerOutputs()) /
                                   (SMs * ThreadsPerSM * 2));
   double Eff = 0.05 + 0.95 * Fill;
-  double Time = std::max({Bytes / Bandwidth, 2 * Iters * Writes * Waste / Flops,
+  // Loads take issue slots beside the FMAs.
+  double Time = std::max({Bytes / Bandwidth,
+                          2 * (Iters * Writes * Waste + Loads) / Flops,
                           SharedTraffic / SharedBandwidth}) /
                 Eff;
   // Shared-memory staging costs a little per tile; barriers serialise.
