@@ -175,6 +175,8 @@ static Json resultJson(const Kernel &K, const TuneRequest &Req,
     if (!R.FromDatabase) {
       Row["rank"] = V.Rank;
       Row["round"] = V.Round;
+      if (V.Repeats)
+        Row["repeats"] = V.Repeats;
       if (R.Gpus > 1)
         Row["gpu"] = V.Gpu;
       if (V.PredictedSeconds)

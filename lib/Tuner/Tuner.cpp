@@ -663,17 +663,18 @@ startMoreWorkers(const gpu::GpuWorker &W, const TuneOptions &Opts,
   return Out;
 }
 
-/// After a search spread over several GPUs: the fastest few verified
-/// candidates (of \p Rows, whose programs \p Code holds) timed again on
-/// \p W, the GPU the winner runs on, their times replaced (and those of
-/// the rows that share their code, by \p SameSource); returns the row of
-/// the fastest.
-size_t retimeOnFirstGpu(std::vector<TunedVariant> &Rows,
-                        const std::vector<Compiled> &Code,
-                        const std::vector<size_t> &SameSource, isl::ctx Ctx,
-                        const HostData &Data, gpu::GpuWorker &W,
-                        const TuneOptions &Opts, TuneResult &Result) {
-  constexpr size_t Retimed = 3;
+/// After the search, timed over the short window (TuneOptions::
+/// ScreenSeconds) and perhaps on several GPUs: the fastest few verified
+/// candidates (of \p Rows, whose programs \p Code holds) timed again
+/// over the whole window on \p W, the GPU the winner runs on, their times
+/// replaced (and those of the rows that share their code, by
+/// \p SameSource); returns the row of the fastest.
+size_t retimeFastest(std::vector<TunedVariant> &Rows,
+                     const std::vector<Compiled> &Code,
+                     const std::vector<size_t> &SameSource, isl::ctx Ctx,
+                     const HostData &Data, gpu::GpuWorker &W,
+                     const TuneOptions &Opts, TuneResult &Result) {
+  const size_t Retimed = Opts.Retimed;
   std::vector<size_t> Order;
   for (size_t I = 0; I < Rows.size(); ++I)
     if (Rows[I].Result.Seconds && !Rows[I].SameAs)
@@ -699,6 +700,7 @@ size_t retimeOnFirstGpu(std::vector<TunedVariant> &Rows,
     for (size_t J = 0; J < Rows.size(); ++J)
       if (J == I || SameSource[J] == I) {
         Rows[J].Result.Seconds = T.MedianSeconds;
+        Rows[J].Repeats = T.Repeats;
         Rows[J].GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
         Rows[J].GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
         Rows[J].Gpu = W.device().Ordinal;
@@ -1010,8 +1012,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     Start = Clock::now();
     gpu::TimeResult T = LW.time(
         Launches, Hopeless ? 0 : Opts.Warmup,
-        Hopeless ? 0 : Opts.MinTimeSeconds, Hopeless ? 1 : Opts.MinRepeats,
-        Opts.MaxRepeats, Opts.RunTimeout * (Opts.Warmup + Opts.MinRepeats + 1));
+        Hopeless ? 0 : Opts.ScreenSeconds, Hopeless ? 1 : Opts.ScreenRepeats,
+        Opts.MaxRepeats,
+        Opts.RunTimeout * (Opts.Warmup + Opts.ScreenRepeats + 1));
     TimingTime += Since(Start);
     if (T.Status != gpu::Outcome::Ok) {
       Fail(VariantStatus::Failed, T.Status == gpu::Outcome::TimedOut
@@ -1020,6 +1023,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       return Account();
     }
     VR.Seconds = T.MedianSeconds;
+    Row.Repeats = T.Repeats;
     Row.GFlops = Result.Work.Flops / T.MedianSeconds / 1e9;
     Row.GBytesPerSecond = Result.Work.bytes() / T.MedianSeconds / 1e9;
     {
@@ -1090,6 +1094,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Row.Result.Reason = "same code as " + Same.Result.Schedule;
       if (!Same.Result.Reason.empty())
         Row.Result.Reason += " (" + Same.Result.Reason + ")";
+      Row.Repeats = Same.Repeats;
       Row.GFlops = Same.GFlops;
       Row.GBytesPerSecond = Same.GBytesPerSecond;
       Row.Registers = Same.Registers;
@@ -1201,9 +1206,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     }
   }
   Bar.update(N, Best);
-  if (Lanes.size() > 1)
-    BestIdx = retimeOnFirstGpu(Rows, Code, SameSource, Lanes.front().Isl->get(),
-                               *Data, W, Opts, Result);
+  if (Opts.Retimed > 0)
+    BestIdx = retimeFastest(Rows, Code, SameSource, Lanes.front().Isl->get(),
+                            *Data, W, Opts, Result);
 
   std::stable_sort(Rows.begin(), Rows.end(),
                    [](const TunedVariant &A, const TunedVariant &B) {

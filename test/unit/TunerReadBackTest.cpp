@@ -288,6 +288,29 @@ protected:
   ScopedEnv Path{"LOOPY_WORKER", nullptr};
   TempDir T;
   ScopedEnv Cache{"LOOPY_CACHE_DIR", (T.path() / "cache").c_str()};
+
+  /// Tunes test/Driver/Inputs/copy.loop at n = 256 on the fake GPU, in
+  /// rank order, with \p Opts (its database in the test's folder).
+  std::optional<TuneResult> tuneCopy(TuneOptions Opts) {
+    std::ostringstream Diag;
+    auto C = check(readFile(LOOPY_SOURCE_DIR "/test/Driver/Inputs/copy.loop"),
+                   {{"n", 256}}, Diag);
+    EXPECT_TRUE(C) << Diag.str();
+    if (!C)
+      return std::nullopt;
+    Opts.DbPath = (T.path() / "tuning.db").string();
+    Opts.Search = TuneOptions::SearchKind::Ranked;
+    auto W = gpu::startGpuWorker();
+    EXPECT_TRUE(W) << W.failure().Message;
+    if (!W)
+      return std::nullopt;
+    DiagnosticEngine Diags(&C->source(), Diag);
+    auto Tuned = tune(request(*C), Opts, **W, Diags);
+    EXPECT_TRUE(Tuned) << Diag.str();
+    if (!Tuned)
+      return std::nullopt;
+    return std::move(*Tuned);
+  }
 };
 
 TEST_F(FakeTuner, TheWinnerIsReadBackWithItsCode) {
@@ -405,22 +428,12 @@ TEST_F(FakeTuner, SameCodeIsNeitherCompiledNorTimedAgain) {
   // The second candidate given the first one's program: it shares that
   // one's result, says so, and counts neither as timed nor against the
   // budget: a fifth candidate runs in a second round.
-  std::ostringstream Diag;
-  auto C = check(readFile(LOOPY_SOURCE_DIR "/test/Driver/Inputs/copy.loop"),
-                 {{"n", 256}}, Diag);
-  ASSERT_TRUE(C) << Diag.str();
-  TuneRequest R = request(*C);
-  TuneOptions Opts;
-  Opts.DbPath = (T.path() / "tuning.db").string();
-  Opts.Budget = 4;
   // The candidates in rank order, so that the second is ranked second.
-  Opts.Search = TuneOptions::SearchKind::Ranked;
+  TuneOptions Opts;
+  Opts.Budget = 4;
   Opts.Plant = TuneOptions::SameCodePlant;
-  auto W = gpu::startGpuWorker();
-  ASSERT_TRUE(W) << W.failure().Message;
-  DiagnosticEngine Diags(&C->source(), Diag);
-  auto Tuned = tune(R, Opts, **W, Diags);
-  ASSERT_TRUE(Tuned) << Diag.str();
+  auto Tuned = tuneCopy(Opts);
+  ASSERT_TRUE(Tuned);
   EXPECT_EQ(Tuned->SameCode, 1u);
   EXPECT_EQ(Tuned->Winner.VariantsTimed, 4);
   ASSERT_EQ(Tuned->Variants.size(), 5u);
@@ -434,12 +447,37 @@ TEST_F(FakeTuner, SameCodeIsNeitherCompiledNorTimedAgain) {
   EXPECT_EQ(Same->Result.Reason, "same code as " + Tuned->Variants[0].Result.Schedule);
   EXPECT_EQ(Same->Result.Seconds, Tuned->Variants[0].Result.Seconds);
   // The database's variant table says it too.
-  std::vector<VariantResult> Stored = TuningDB(Opts.DbPath).variants(Tuned->Key);
+  std::vector<VariantResult> Stored =
+      TuningDB((T.path() / "tuning.db").string()).variants(Tuned->Key);
   EXPECT_EQ(std::count_if(Stored.begin(), Stored.end(),
                           [](const VariantResult &V) {
                             return V.Reason.rfind("same code as ", 0) == 0;
                           }),
             1);
+}
+
+TEST_F(FakeTuner, TheFastestAreTimedAgainOverTheWholeWindow) {
+  // The fake GPU's runs take 1 ms each: the search's short window of 10 ms
+  // gives each candidate 10 runs; the three fastest are timed again over
+  // 50 ms, 50 runs, and the rest keep their 10.
+  TuneOptions Opts;
+  Opts.Budget = 6;
+  Opts.Warmup = 0;
+  Opts.ScreenSeconds = 0.0095;
+  Opts.ScreenRepeats = 1;
+  Opts.MinTimeSeconds = 0.0495;
+  Opts.MinRepeats = 1;
+  Opts.Retimed = 3;
+  auto Tuned = tuneCopy(Opts);
+  ASSERT_TRUE(Tuned);
+  std::vector<unsigned> Repeats;
+  for (const TunedVariant &V : Tuned->Variants)
+    if (!V.SameAs && V.Result.Seconds)
+      Repeats.push_back(V.Repeats);
+  ASSERT_GE(Repeats.size(), 4u);
+  EXPECT_EQ(std::count(Repeats.begin(), Repeats.end(), 50u), 3);
+  EXPECT_EQ(std::count(Repeats.begin(), Repeats.end(), 10u),
+            long(Repeats.size()) - 3);
 }
 
 } // namespace

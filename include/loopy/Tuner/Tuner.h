@@ -78,6 +78,13 @@ struct TuneOptions {
   double MinTimeSeconds = 0.05;
   unsigned MinRepeats = 5;
   unsigned MaxRepeats = 200;
+  /// The search times each candidate over a shorter window (at least
+  /// ScreenRepeats runs and ScreenSeconds); the Retimed fastest are then
+  /// timed again over the whole window above, on the GPU the winner runs
+  /// on, and the winner is the fastest of those times.
+  double ScreenSeconds = 0.01;
+  unsigned ScreenRepeats = 3;
+  unsigned Retimed = 3;
   /// A run of one variant that takes longer is stopped and counts as failed.
   std::chrono::milliseconds RunTimeout{10000};
   /// Output points of each statement checked against the interpreter
@@ -126,6 +133,10 @@ struct TunedVariant {
   unsigned Round = 1;
   /// The ordinal of the GPU that timed it.
   int Gpu = 0;
+  /// The timed runs its median time comes from: the short window of the
+  /// search, or the whole window where it was among the fastest timed
+  /// again (TuneOptions::Retimed).
+  unsigned Repeats = 0;
   /// The learned search's rounds after the first: the time its model
   /// predicted when it chose the variant.
   std::optional<double> PredictedSeconds;
