@@ -221,7 +221,8 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TO.Gpus = Opts.Gpus;
   TO.OccupancyTries = Opts.OccupancyTries;
   if (Opts.Verify == CompileOptions::VerifyKind::Whole)
-    TO.WholeCheckFlops = std::numeric_limits<double>::infinity();
+    TO.WholeCheckFlops = TO.WholeCheckBytes =
+        std::numeric_limits<double>::infinity();
   else if (Opts.Verify == CompileOptions::VerifyKind::Sampled)
     TO.WholeCheckFlops = -1;
   TO.Seed = Opts.Seed;

@@ -360,12 +360,18 @@ private:
   std::vector<std::thread> Threads;
 };
 
+/// Whether a kernel of work \p W is checked whole against the interpreter
+/// (TuneOptions::WholeCheckFlops), else at sampled points and on the device.
+bool checkedWhole(const KernelWork &W, const TuneOptions &Opts) {
+  return W.Flops <= Opts.WholeCheckFlops && W.BytesWritten <= Opts.WholeCheckBytes;
+}
+
 /// Checks candidates' outputs.
 class Verifier {
 public:
   Verifier(const Kernel &K, const HostData &Data, const TuneOptions &Opts,
-           double Flops)
-      : K(K), Data(Data), Whole(Flops <= Opts.WholeCheckFlops) {
+           const KernelWork &Work)
+      : K(K), Data(Data), Whole(checkedWhole(Work, Opts)) {
     if (Whole) {
       Reference = Data;
       interpret(K, *Reference);
@@ -817,7 +823,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   // Where the checks after the first verified candidate run on the device
   // (Verifier::deviceChecks), each output has a buffer for the first
   // verified candidate's values, uploaded with the inputs.
-  bool DeviceChecks = Result.Work.Flops > Opts.WholeCheckFlops &&
+  bool DeviceChecks = !checkedWhole(Result.Work, Opts) &&
                       !readsEarlierOutput(K) && Opts.DeviceChecks;
   std::vector<gpu::BufferSpec> Buffers;
   for (const Argument &A : K.Args)
@@ -849,6 +855,10 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     HostData Cand;
     std::unique_ptr<IslContext> Isl = std::make_unique<IslContext>();
     bool HasReference = false;
+    /// The worker's output buffers in host memory hold the outputs'
+    /// poisoned (or, for inout, initial) values: no run has copied its
+    /// outputs back over them since they were written.
+    bool HostOutputsInitial = false;
   };
   std::vector<std::unique_ptr<gpu::GpuWorker>> MoreWorkers =
       startMoreWorkers(W, Opts, N);
@@ -951,11 +961,15 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       return Account();
     }
     // Before each run the outputs go back to their poisoned (or, for
-    // inout, initial) state; the inputs are never copied back.
-    for (const gpu::BufferSpec &Buf : Buffers)
-      if (Buf.Output)
-        std::memcpy(LW.hostBuffer(Buf.Name), Data->array(Buf.Name).data(),
-                    Buf.Bytes);
+    // inout, initial) state, which the host buffers keep until a run
+    // copies its outputs back; the inputs are never copied back.
+    if (!L.HostOutputsInitial) {
+      for (const gpu::BufferSpec &Buf : Buffers)
+        if (Buf.Output)
+          std::memcpy(LW.hostBuffer(Buf.Name), Data->array(Buf.Name).data(),
+                      Buf.Bytes);
+      L.HostOutputsInitial = true;
+    }
     // After the first verified candidate, the outputs may stay on the
     // device, compared there with that one's.
     bool OnDevice = false;
@@ -972,6 +986,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     }
     Start = Clock::now();
     gpu::RunResult Run = LW.run(Launches, Opts.RunTimeout, !OnDevice);
+    if (!OnDevice)
+      L.HostOutputsInitial = false;
     double RunSeconds = Since(Start);
     RunTime += RunSeconds;
     if (Run.Status != gpu::Outcome::Ok) {
@@ -1056,7 +1072,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     BackgroundCompiler Compiler(Batch, K.Name + ".cu", W.device().arch(), Opts);
     if (!CheckHolder) {
       auto CheckStart = Clock::now();
-      CheckHolder.emplace(K, *Data, Opts, Result.Work.Flops);
+      CheckHolder.emplace(K, *Data, Opts, Result.Work);
       Result.CheckSeconds += Since(CheckStart);
     }
     // Each lane takes the next candidate, in rank order, until none is

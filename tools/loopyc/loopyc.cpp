@@ -196,7 +196,7 @@ void addOptions(cxxopts::Options &Options) {
                  "'whole' (every element against the interpreter), "
                  "'sampled' (sampled points against the interpreter, every "
                  "element against the first verified variant on the GPU) "
-                 "or 'auto' (whole up to 2e8 FLOPs, else sampled)",
+                 "or 'auto' (whole up to 2e8 FLOPs and 16 MiB of outputs, else sampled)",
        cxxopts::value<std::string>()->default_value("auto"), "HOW")
       ("gpus", "with --tune: spread the variants over at most N GPUs of "
                "the host like the first (0: all of them); the fastest are "

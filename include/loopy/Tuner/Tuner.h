@@ -90,9 +90,11 @@ struct TuneOptions {
   /// Output points of each statement checked against the interpreter
   /// where the kernel is too large to interpret whole.
   size_t SamplePoints = 256;
-  /// Kernels of at most this many FLOPs are checked whole against the
-  /// interpreter.
+  /// Kernels of at most this many FLOPs and bytes of outputs are checked
+  /// whole against the interpreter (a 1 GiB copy is not: comparing its
+  /// every output on the host took about a second per variant).
   double WholeCheckFlops = 2e8;
+  double WholeCheckBytes = 16 << 20;
   /// For the larger ones, every candidate after the first verified one is
   /// compared with that one on the device (GpuWorker::compare), its outputs
   /// never copied back whole: its sampled points are gathered. Off, they
