@@ -197,6 +197,20 @@ else
   echo "FAIL planted skip-thread-0 (exit $status)"; cat "$work/thread0.out" "$work/thread0.err"; failed=1
 fi
 
+# The same in the fourth variant run: its outputs start from the poisoned
+# copy that the worker kept on the device (GpuWorker::restoresOutputs),
+# not from the host, and the elements it leaves are still caught.
+"$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 \
+  --tune --budget=6 --search=ranked --retune --plant=skip-thread-0@3 \
+  --report=20 >"$work/thread0-4.out" 2>"$work/thread0-4.err"
+status=$?
+if [ $status = 0 ] && grep -q "^// winner: " "$work/thread0-4.out" &&
+   grep -q "^//  *against the first verified variant" "$work/thread0-4.out"; then
+  echo "PASS planted skip-thread-0@3: $(grep -B1 'against the first verified variant' "$work/thread0-4.out" | head -1 | cut -c1-160)"
+else
+  echo "FAIL planted skip-thread-0@3 (exit $status)"; cat "$work/thread0-4.out" "$work/thread0-4.err"; failed=1
+fi
+
 # On a host of several GPUs the search spreads over them: the same
 # candidates, the winner timed again on the first GPU. The wall times of
 # both searches are printed (the benchmark of tuning on two GPUs).

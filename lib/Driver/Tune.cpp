@@ -230,6 +230,7 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TO.Planner = Opts.Planner;
   TO.Jobs = Opts.Jobs;
   TO.Plant = Opts.Plant;
+  TO.PlantAt = Opts.PlantAt;
   if (&Err == &std::cerr && isatty(STDERR_FILENO))
     TO.Progress = &Err;
   return TO;

@@ -48,6 +48,7 @@ namespace loopy::cuda {
   LOOPY_CU_FN(cuMemFreeHost)                                                   \
   LOOPY_CU_FN(cuMemcpyHtoD)                                                    \
   LOOPY_CU_FN(cuMemcpyDtoH)                                                    \
+  LOOPY_CU_FN(cuMemcpyDtoD)                                                    \
   LOOPY_CU_FN(cuMemsetD8)                                                      \
   LOOPY_CU_FN(cuStreamCreate)                                                  \
   LOOPY_CU_FN(cuStreamDestroy)                                                 \
@@ -347,6 +348,16 @@ void copyToDevice(CUdeviceptr Device, const void *Host, size_t Bytes) {
     LOOPY_CU_CALL(cuMemcpyHtoD, "", Device, Host, Bytes);
 }
 
+void DeviceBuffer::copyFrom(const DeviceBuffer &Source) const {
+  if (Source.Bytes != Bytes)
+    throw std::invalid_argument("a device copy between buffers of " +
+                                std::to_string(Source.Bytes) + " and " +
+                                std::to_string(Bytes) + " bytes");
+  if (Bytes) {
+    LOOPY_CU_CALL(cuMemcpyDtoD, "", Ptr.get(), Source.Ptr.get(), Bytes);
+    LOOPY_CU_CALL(cuCtxSynchronize, "");
+  }
+}
 void DeviceBuffer::memset(unsigned char Value) const {
   if (Bytes)
     LOOPY_CU_CALL(cuMemsetD8, "", Ptr.get(), Value, Bytes);

@@ -25,6 +25,8 @@ public:
   std::vector<FunctionInfo> load(const std::string &Image,
                                  const std::vector<Launch> &Launches) override;
   void upload(bool All) override;
+  bool keepOutputs() override;
+  void restoreOutputs() override;
   void launchAll(const std::vector<Launch> &Launches) override;
   void synchronize(const std::vector<Launch> &Launches) override;
   void downloadOutputs() override;
@@ -50,6 +52,9 @@ private:
   std::vector<protocol::BufferSlot> Slots;
   unsigned char *Host = nullptr;
   std::vector<cuda::DeviceBuffer> Buffers; // one per slot
+  /// keepOutputs()'s copies, one per slot (empty for inputs); none if
+  /// they are not kept.
+  std::vector<cuda::DeviceBuffer> Kept;
 
   std::optional<cuda::Module> Module;
   std::map<std::string, cuda::Function> Functions;
@@ -86,6 +91,7 @@ DeviceInfo localDeviceInfo(int Ordinal) {
 void CudaBackend::setBuffers(const std::vector<protocol::BufferSlot> &NewSlots,
                              unsigned char *NewHost) {
   // Free the old buffers first: the new ones may need their memory.
+  Kept.clear();
   Buffers.clear();
   Slots = NewSlots;
   Host = NewHost;
@@ -138,6 +144,29 @@ void CudaBackend::upload(bool All) {
   for (size_t I = 0; I < Slots.size(); ++I)
     if (All || Slots[I].Output)
       Buffers[I].upload(Host + Slots[I].Offset);
+}
+
+bool CudaBackend::keepOutputs() {
+  if (Kept.size() != Slots.size()) {
+    Kept.clear();
+    try {
+      for (const protocol::BufferSlot &Slot : Slots)
+        Kept.emplace_back(Slot.Output ? Slot.Bytes : 0);
+    } catch (const cuda::CudaError &) {
+      Kept.clear(); // no room: the outputs come from the host
+      return false;
+    }
+  }
+  for (size_t I = 0; I < Slots.size(); ++I)
+    if (Slots[I].Output)
+      Kept[I].copyFrom(Buffers[I]);
+  return true;
+}
+
+void CudaBackend::restoreOutputs() {
+  for (size_t I = 0; I < Slots.size(); ++I)
+    if (Slots[I].Output)
+      Buffers[I].copyFrom(Kept.at(I));
 }
 
 void CudaBackend::launchAll(const std::vector<Launch> &Launches) {

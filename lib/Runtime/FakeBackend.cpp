@@ -31,6 +31,7 @@ class FakeBackend final : public WorkerBackend {
   std::vector<protocol::BufferSlot> Slots;
   unsigned char *Host = nullptr;
   std::vector<std::vector<unsigned char>> Device; // one per slot
+  std::vector<std::vector<unsigned char>> Kept;   // keepOutputs()'s
 
 public:
   /// LOOPY_WORKER_FAKE_DEVICES says how many devices there are (1 if
@@ -65,6 +66,7 @@ public:
     Slots = NewSlots;
     Host = NewHost;
     Device.assign(Slots.size(), {});
+    Kept.clear();
     for (size_t I = 0; I < Slots.size(); ++I)
       Device[I].resize(Slots[I].Bytes);
     upload(true);
@@ -103,6 +105,20 @@ public:
     for (size_t I = 0; I < Slots.size(); ++I)
       if (All || Slots[I].Output)
         std::copy_n(Host + Slots[I].Offset, Slots[I].Bytes, Device[I].data());
+  }
+
+  bool keepOutputs() override {
+    Kept.assign(Slots.size(), {});
+    for (size_t I = 0; I < Slots.size(); ++I)
+      if (Slots[I].Output)
+        Kept[I] = Device[I];
+    return true;
+  }
+
+  void restoreOutputs() override {
+    for (size_t I = 0; I < Slots.size(); ++I)
+      if (Slots[I].Output)
+        Device[I] = Kept.at(I);
   }
 
   void launchAll(const std::vector<Launch> &Launches) override {

@@ -142,6 +142,9 @@ struct GpuWorker::Impl {
   /// not Output): uploaded and not handed out by hostBuffer() since. A run
   /// uploads them only where not; the outputs, every time.
   bool InputsOnDevice = false;
+  /// The worker keeps on the device the outputs' contents of the last run
+  /// that uploaded every buffer.
+  bool OutputsKept = false;
   /// Whether the running worker has a module loaded.
   bool ModuleLoaded = false;
   /// Whether a module was loaded into a worker that has since ended.
@@ -195,6 +198,7 @@ std::string GpuWorker::Impl::reap(milliseconds Grace) {
   ModuleLoaded = false;
   BuffersSent = false;
   InputsOnDevice = false;
+  OutputsKept = false;
   CheckerSent = false;
   pid_t Child = std::exchange(Pid, -1);
   return waitProcess(Child, Grace).describe();
@@ -249,6 +253,7 @@ void GpuWorker::Impl::sendBuffers() {
     throw WorkerError("loopy-worker cannot set up the buffers: " + A.Error);
   BuffersSent = true;
   InputsOnDevice = true;
+  OutputsKept = false;
 }
 
 void GpuWorker::Impl::ensureReady() {
@@ -421,15 +426,24 @@ LoadResult GpuWorker::load(const std::string &Cubin,
 }
 
 RunResult GpuWorker::run(const std::vector<Launch> &Launches,
-                         milliseconds Timeout, bool Download) {
+                         milliseconds Timeout, bool Download,
+                         bool RestoreOutputs) {
   Writer W = startRequest(Request::Run);
   encode(W, Launches);
   W.u8(Download);
   W.u8(!P->InputsOnDevice);
-  Answer A = P->launchRequest(W, Timeout, "run");
+  W.u8(RestoreOutputs);
+  bool Kept = false;
+  Answer A = P->launchRequest(W, Timeout, "run",
+                              [&](Reader &R) { Kept = R.u8() != 0; });
   // A run that failed may have written anywhere, an input too.
   P->InputsOnDevice = A.Status == Outcome::Ok;
+  P->OutputsKept = A.Status == Outcome::Ok && Kept;
   return {A.Status, A.Error};
+}
+
+bool GpuWorker::restoresOutputs() const {
+  return P->OutputsKept && P->InputsOnDevice;
 }
 
 TimeResult GpuWorker::time(const std::vector<Launch> &Launches, unsigned Warmup,

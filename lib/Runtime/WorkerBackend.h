@@ -32,6 +32,11 @@ public:
   /// Copies the buffers from the mapping to the device: every one where
   /// \p All, else the Output ones only.
   virtual void upload(bool All) = 0;
+  /// Keeps a copy on the device of each Output buffer's contents; false
+  /// where there is no room for them (then none is kept).
+  virtual bool keepOutputs() = 0;
+  /// Copies the Output buffers back from what keepOutputs() kept.
+  virtual void restoreOutputs() = 0;
   /// Enqueues \p Launches in order.
   virtual void launchAll(const std::vector<Launch> &Launches) = 0;
   /// Waits for the launches enqueued (\p Launches names them in errors).

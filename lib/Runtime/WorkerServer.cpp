@@ -95,7 +95,7 @@ private:
   void hello(Reader &R, Writer &W);
   void setBuffers(Reader &R);
   void load(Reader &R, Writer &W);
-  void run(Reader &R);
+  void run(Reader &R, Writer &W);
   void time(Reader &R, Writer &W);
   void compare(Reader &R, Writer &W);
   void gather(Reader &R, Writer &W);
@@ -108,6 +108,8 @@ private:
   unsigned char *Map = nullptr;
   size_t MapBytes = 0;
   bool HasModule = false;
+  /// The backend keeps the outputs' contents of the last whole upload.
+  bool OutputsKept = false;
 };
 
 } // namespace
@@ -147,7 +149,7 @@ void Server::dispatch(Request Kind, Reader &R, Writer &W) {
   case Request::Load:
     return load(R, W);
   case Request::Run:
-    return run(R);
+    return run(R, W);
   case Request::Time:
     return time(R, W);
   case Request::SetChecker:
@@ -218,6 +220,7 @@ void Server::setBuffers(Reader &R) {
     Map = static_cast<unsigned char *>(P);
     MapBytes = Bytes;
   }
+  OutputsKept = false;
   B.setBuffers(Slots, Map);
 }
 
@@ -231,18 +234,30 @@ void Server::load(Reader &R, Writer &W) {
   HasModule = true;
 }
 
-void Server::run(Reader &R) {
+void Server::run(Reader &R, Writer &W) {
   WorkerBackend &B = backend();
   std::vector<Launch> Launches;
   decode(R, Launches);
   bool Download = R.u8() != 0;
   bool All = R.u8() != 0;
+  bool Restore = R.u8() != 0;
   requireModule();
-  B.upload(All);
+  // After a whole upload the outputs' contents are kept on the device, and
+  // a later run may start from them instead of the host's.
+  if (All) {
+    OutputsKept = false;
+    B.upload(true);
+    OutputsKept = B.keepOutputs();
+  } else if (Restore && OutputsKept) {
+    B.restoreOutputs();
+  } else {
+    B.upload(false);
+  }
   B.launchAll(Launches);
   B.synchronize(Launches);
   if (Download)
     B.downloadOutputs();
+  W.u8(OutputsKept);
 }
 
 void Server::compare(Reader &R, Writer &W) {

@@ -232,7 +232,7 @@ lowerCandidates(const TuneRequest &R, const std::vector<Variant> &Vs,
       Lowered[I] = std::move(
           lowerVariants(*R.Source, R.KernelIndex, Vs, {Pick[0]}, 1)[0]);
       assert(Lowered[I] && "the first candidate lowered before");
-    } else if (Plant && I == 1 && !Opts.Plant.empty() &&
+    } else if (Plant && I == Opts.PlantAt && !Opts.Plant.empty() &&
                !plantBug(*Lowered[I], Opts.Plant)) {
       Out[I].Error = "nothing to plant " + Opts.Plant + " in";
     }
@@ -960,16 +960,6 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Fail(VariantStatus::Dropped, Drop);
       return Account();
     }
-    // Before each run the outputs go back to their poisoned (or, for
-    // inout, initial) state, which the host buffers keep until a run
-    // copies its outputs back; the inputs are never copied back.
-    if (!L.HostOutputsInitial) {
-      for (const gpu::BufferSpec &Buf : Buffers)
-        if (Buf.Output)
-          std::memcpy(LW.hostBuffer(Buf.Name), Data->array(Buf.Name).data(),
-                      Buf.Bytes);
-      L.HostOutputsInitial = true;
-    }
     // After the first verified candidate, the outputs may stay on the
     // device, compared there with that one's.
     bool OnDevice = false;
@@ -984,8 +974,20 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       LW.setCheckerImage(*CheckerCubin);
       L.HasReference = true;
     }
+    // Before each run the outputs go back to their poisoned (or, for
+    // inout, initial) state: on the device, from the copies the worker
+    // kept of the last run that uploaded every buffer, else from the host
+    // buffers, which keep it until a run copies its outputs back; the
+    // inputs are never copied back.
+    if (!LW.restoresOutputs() && !L.HostOutputsInitial) {
+      for (const gpu::BufferSpec &Buf : Buffers)
+        if (Buf.Output)
+          std::memcpy(LW.hostBuffer(Buf.Name), Data->array(Buf.Name).data(),
+                      Buf.Bytes);
+      L.HostOutputsInitial = true;
+    }
     Start = Clock::now();
-    gpu::RunResult Run = LW.run(Launches, Opts.RunTimeout, !OnDevice);
+    gpu::RunResult Run = LW.run(Launches, Opts.RunTimeout, !OnDevice, true);
     if (!OnDevice)
       L.HostOutputsInitial = false;
     double RunSeconds = Since(Start);

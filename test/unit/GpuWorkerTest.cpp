@@ -214,6 +214,37 @@ TEST_F(FakeWorkerTest, InputsGoToTheDeviceOnlyWhereTheyMayHaveChanged) {
   EXPECT_EQ(Out[5], 202);
 }
 
+// A run that uploads every buffer keeps the outputs it uploaded on the
+// device; a later run asked to restore them starts from that copy, not
+// from the host's buffers, however the device's outputs or the host's
+// changed since.
+TEST_F(FakeWorkerTest, OutputsRestoredOnTheDevice) {
+  auto *In = static_cast<unsigned char *>(W.hostBuffer("in"));
+  auto *Out = static_cast<unsigned char *>(W.hostBuffer("out"));
+  auto Run = [&](const Launch &L, bool Restore) {
+    RunResult R = W.run({L}, milliseconds(10000), true, Restore);
+    ASSERT_EQ(R.Status, Outcome::Ok) << R.Error;
+  };
+  Launch Nothing = launchOf("nothing");
+  std::memset(Out, 0x11, Bytes);
+  W.refreshInputs();
+  EXPECT_FALSE(W.restoresOutputs());
+  Run(Nothing, true); // every buffer uploaded: 0x11 kept
+  EXPECT_TRUE(W.restoresOutputs());
+  std::memset(Out, 0x22, Bytes);
+  Run(Nothing, true);
+  EXPECT_EQ(Out[7], 0x11);
+  Run(Copy, true);
+  EXPECT_EQ(std::memcmp(In, Out, Bytes), 0);
+  Run(Nothing, true); // the copy's outputs are not what was kept
+  EXPECT_EQ(Out[7], 0x11);
+  std::memset(Out, 0x33, Bytes);
+  Run(Nothing, false);
+  EXPECT_EQ(Out[7], 0x33);
+  W.refreshInputs();
+  EXPECT_FALSE(W.restoresOutputs());
+}
+
 TEST_F(FakeWorkerTest, FailuresThatKeepTheWorker) {
   RunResult Missing = W.run(
       {launchOf("copy", {KernelArg::buffer("in"), KernelArg::buffer("c")})},

@@ -240,7 +240,7 @@ void addOptions(cxxopts::Options &Options) {
       ("plant", "with --check=opencl or --tune, testing the checks: damage "
                 "the variants first (drop-barrier, skip-first-iteration, "
                 "skip-thread-0; with --tune also fault or hang; with --tune "
-                "in the second variant only)",
+                "in the second variant only, BUG@N in the one after N)",
        cxxopts::value<std::string>(), "BUG");
   Options.add_options("Planner")
       ("min-threads", "at least this many threads per block",
@@ -470,6 +470,18 @@ int run(int argc, char **argv) {
   }
   if (R.count("plant")) {
     Opts.Plant = R["plant"].as<std::string>();
+    if (size_t At = Opts.Plant.find('@'); At != std::string::npos && Opts.Tune) {
+      std::string N = Opts.Plant.substr(At + 1);
+      Opts.Plant.resize(At);
+      if (N.empty() || N.size() > 4 ||
+          N.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoul(N) == 0) {
+        std::cerr << "loopyc: error: --plant=" << Opts.Plant << "@" << N
+                  << ": give the candidate as a number from 1\n";
+        return 1;
+      }
+      Opts.PlantAt = static_cast<unsigned>(std::stoul(N));
+    }
     bool Known = Opts.Plant == "drop-barrier" ||
                  Opts.Plant == "skip-first-iteration" ||
                  Opts.Plant == "skip-thread-0" ||

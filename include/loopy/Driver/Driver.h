@@ -77,6 +77,8 @@ struct CompileOptions {
   /// Damage each variant before running it (drop-barrier,
   /// skip-first-iteration): shows that the check catches such bugs.
   std::string Plant;
+  /// With --tune: the candidate (in the order run) the bug goes in.
+  unsigned PlantAt = 1;
   /// --tune: choose the fastest verified variant on the GPU (or read it
   /// from the tuning database) and print it.
   bool Tune = false;

@@ -186,6 +186,8 @@ public:
   void upload(const void *Host) const;
   /// Copies size() bytes to \p Host (synchronously).
   void download(void *Host) const;
+  /// Copies \p Source, of the same size, on the device (synchronously).
+  void copyFrom(const DeviceBuffer &Source) const;
   void memset(unsigned char Value) const;
 
 private:

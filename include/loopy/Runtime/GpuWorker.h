@@ -249,8 +249,15 @@ public:
   /// order, waits, and copies the Output buffers back to host memory,
   /// unless not \p Download: then they stay on the device only, for
   /// compare() and gather().
+  /// With \p RestoreOutputs, the Output buffers start from what they held
+  /// after the last run that copied every buffer, kept on the device,
+  /// where restoresOutputs() says so: the host's copies are not read.
   RunResult run(const std::vector<Launch> &Launches,
-                std::chrono::milliseconds Timeout, bool Download = true);
+                std::chrono::milliseconds Timeout, bool Download = true,
+                bool RestoreOutputs = false);
+  /// Whether the next run(..., RestoreOutputs = true) takes its outputs'
+  /// starting values from the device (else from the host buffers).
+  bool restoresOutputs() const;
 
   /// Compares buffers on the device as \p Specs say (see CompareSpec), in
   /// kernels compiled by NVRTC (checkerSource(), once per GpuWorker,

@@ -27,7 +27,7 @@
 namespace loopy::gpu::protocol {
 
 /// Bumped whenever a message changes shape.
-constexpr uint32_t Version = 5;
+constexpr uint32_t Version = 6;
 
 /// A message that does not decode: truncated, or a field out of range.
 class ProtocolError : public std::runtime_error {
@@ -79,8 +79,8 @@ enum class Request : uint32_t {
   Hello = 1,  // u32 version, u32 device ordinal -> DeviceInfo
   SetBuffers, // u64 mapping bytes, BufferSlots -> nothing
   Load,       // bytes image, Launches -> FunctionInfos
-  Run,        // Launches, u8 download -> nothing (outputs are in the
-              //   mapping where downloaded)
+  Run,        // Launches, u8 download, u8 all, u8 restore -> u8 outputs
+              //   kept (outputs are in the mapping where downloaded)
   Time,       // Launches, u32 warmup, f64 min seconds, u32 min, u32 max
               //   -> f64 median, f64 min, u32 repeats
   SetChecker, // bytes image -> nothing

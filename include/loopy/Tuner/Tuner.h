@@ -73,6 +73,9 @@ struct TuneOptions {
   /// first one's program instead.
   std::string Plant;
   static constexpr const char *SameCodePlant = "same-code";
+  /// The bug goes in this candidate of the first round instead (0 is the
+  /// first), where it has that many.
+  unsigned PlantAt = 1;
   /// Timing: warm-up runs, then repeats until this much time has passed.
   unsigned Warmup = 2;
   double MinTimeSeconds = 0.05;
