@@ -144,7 +144,9 @@ static void printResult(std::ostream &OS, const Kernel &K,
     OS << "): " << Counts[0] << " verified and timed, " << Counts[1]
        << " wrong, " << Counts[2] << " failed, " << Counts[3]
        << " dropped, " << R.SameCode << " with the code of a better-ranked one; "
-       << fixed(W.TuningSeconds, 1) << " s (compiling "
+       << fixed(W.TuningSeconds, 1) << " s (planning "
+       << fixed(R.PlanSeconds, 1) << " s, preparing the data "
+       << fixed(R.PrepareSeconds, 1) << " s, compiling "
        << fixed(R.CompileSeconds, 1) << " s, verification runs "
        << fixed(R.RunSeconds, 1) << " s, checks " << fixed(R.CheckSeconds, 1)
        << " s, timing " << fixed(R.TimingSeconds, 1) << " s); seed "
@@ -186,6 +188,15 @@ static Json resultJson(const Kernel &K, const TuneRequest &Req,
       Row["reason"] = V.Result.Reason;
     Variants.push_back(std::move(Row));
   }
+  // Where this search's time went (none where the database answered).
+  Json Phases;
+  if (!R.FromDatabase)
+    Phases = Json{{"planning_s", R.PlanSeconds},
+                  {"preparing_s", R.PrepareSeconds},
+                  {"compiling_s", R.CompileSeconds},
+                  {"verification_runs_s", R.RunSeconds},
+                  {"checks_s", R.CheckSeconds},
+                  {"timing_s", R.TimingSeconds}};
   return Json{{"kernel", K.Name},
               {"params", std::move(Params)},
               {"device", Dev.Name},
@@ -197,6 +208,7 @@ static Json resultJson(const Kernel &K, const TuneRequest &Req,
               {"gflops", W.GFlops},
               {"gbytes_per_s", W.GBytesPerSecond},
               {"tuning_s", W.TuningSeconds},
+              {"phases", std::move(Phases)},
               {"variants_timed", W.VariantsTimed},
               {"variants", std::move(Variants)},
               {"cuda", W.CudaSource}};

@@ -777,6 +777,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   if (!Opts.Retune && readStored(Db, Result, Warn))
     return Result;
 
+  auto Planning = Clock::now();
   auto Planned = planVariants(K, Opts.Planner);
   if (!Planned)
     throw TuneError(Planned.failure().Message);
@@ -815,6 +816,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
       Pick.push_back(I);
   }
 
+  auto Preparing = Clock::now();
+  Result.PlanSeconds =
+      std::chrono::duration<double>(Preparing - Planning).count();
   std::string Error;
   auto Data = makeHostData(K, R.Params, Error);
   if (!Data)
@@ -876,6 +880,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   auto Since = [](Clock::time_point T) {
     return std::chrono::duration<double>(Clock::now() - T).count();
   };
+  Result.PrepareSeconds = Since(Preparing);
   auto Lowering = Clock::now();
   // The code identities of every candidate lowered, across rounds.
   std::map<std::string, size_t> Seen;

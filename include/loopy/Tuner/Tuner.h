@@ -178,12 +178,13 @@ struct TuneResult {
   /// The learned search: timed variants of earlier searches on this GPU
   /// that its model learned from, besides this search's.
   size_t EarlierTimings = 0;
-  /// Where the search's time went: lowering and waiting for NVRTC (which
-  /// runs in the background while the GPU runs the candidates compiled),
-  /// loading and the verification runs on the GPU, the checks on the CPU,
-  /// the timed runs.
-  double CompileSeconds = 0, RunSeconds = 0, CheckSeconds = 0,
-         TimingSeconds = 0;
+  /// Where the search's time went: planning (the variants, their ranks
+  /// and features), preparing the inputs and the GPU's buffers, lowering
+  /// and waiting for NVRTC (which runs in the background while the GPU
+  /// runs the candidates compiled), loading and the verification runs on
+  /// the GPU, the checks on the CPU, the timed runs.
+  double PlanSeconds = 0, PrepareSeconds = 0, CompileSeconds = 0,
+         RunSeconds = 0, CheckSeconds = 0, TimingSeconds = 0;
 };
 
 /// Tunes \p R on the GPU of \p W. Where no variant is both correct and
