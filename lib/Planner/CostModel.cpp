@@ -125,7 +125,8 @@ double bankPasses(const Kernel &K, const Access &Acc, const Schedule &Sch,
         !Facts.uses(Acc, -1, M.Index))
       continue;
     double Run = M.run();
-    double Vector = std::min(Run, std::max(1.0, 16.0 / dtypeSize(K.Args[Acc.Arg].Type)));
+    double Vector =
+        std::min(Run, std::max(1.0, 16.0 / dtypeSize(K.Args[Acc.Arg].Type)));
     return std::max(1.0, Run / Vector);
   }
   return 1;
@@ -241,7 +242,8 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
         if (M.K == IndexMap::Kind::Seq && M.Outer)
           Rounds *= std::ceil(ExtentOf(M.Index) / M.Tile);
       Bytes += F.StageElements[StageNo++] * Blocks * Rounds * Elem;
-      SharedTraffic += Iters * Waste / Reuse * Elem * bankPasses(K, Acc, Sch, Facts);
+      SharedTraffic +=
+          Iters * Waste / Reuse * Elem * bankPasses(K, Acc, Sch, Facts);
       Loads += Iters * Waste / Reuse / loadVector(K, Acc, Sch, Facts);
       continue;
     }

@@ -446,10 +446,15 @@ void enumerateGrid(const Kernel &K, const Statement &S,
         if (M.Ax == Axis::X && M.run() > 1 && M.run() < M.Ilp)
           RunsOn = S.tuplePos(M.Index);
       auto RunsServe = [&](const Schedule &P) {
-        return !RunsOn ||
-               (!S.ReductionIndices.empty() && std::any_of(P.Prefetch.begin(), P.Prefetch.end(), [&](unsigned R) {
-                 return accessUses(S.Reads[R].Relation, -1, *RunsOn);
-               }));
+        if (!RunsOn)
+          return true;
+        if (S.ReductionIndices.empty())
+          return false;
+        return std::any_of(P.Prefetch.begin(), P.Prefetch.end(),
+                           [&](unsigned R) {
+                             return accessUses(S.Reads[R].Relation, -1,
+                                               *RunsOn);
+                           });
       };
       if ((!RC.OnlyAllStaged || Stageable.empty()) && !RC.OnlyStaged &&
           RunsServe(Sch))

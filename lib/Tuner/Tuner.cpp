@@ -363,7 +363,8 @@ private:
 /// Whether a kernel of work \p W is checked whole against the interpreter
 /// (TuneOptions::WholeCheckFlops), else at sampled points and on the device.
 bool checkedWhole(const KernelWork &W, const TuneOptions &Opts) {
-  return W.Flops <= Opts.WholeCheckFlops && W.BytesWritten <= Opts.WholeCheckBytes;
+  return W.Flops <= Opts.WholeCheckFlops &&
+         W.BytesWritten <= Opts.WholeCheckBytes;
 }
 
 /// Checks candidates' outputs.

@@ -196,7 +196,8 @@ void addOptions(cxxopts::Options &Options) {
                  "'whole' (every element against the interpreter), "
                  "'sampled' (sampled points against the interpreter, every "
                  "element against the first verified variant on the GPU) "
-                 "or 'auto' (whole up to 2e8 FLOPs and 16 MiB of outputs, else sampled)",
+                 "or 'auto' (whole up to 2e8 FLOPs and 16 MiB of outputs, "
+                 "else sampled)",
        cxxopts::value<std::string>()->default_value("auto"), "HOW")
       ("gpus", "with --tune: spread the variants over at most N GPUs of "
                "the host like the first (0: all of them); the fastest are "
@@ -470,7 +471,8 @@ int run(int argc, char **argv) {
   }
   if (R.count("plant")) {
     Opts.Plant = R["plant"].as<std::string>();
-    if (size_t At = Opts.Plant.find('@'); At != std::string::npos && Opts.Tune) {
+    size_t At = Opts.Plant.find('@');
+    if (At != std::string::npos && Opts.Tune) {
       std::string N = Opts.Plant.substr(At + 1);
       Opts.Plant.resize(At);
       if (N.empty() || N.size() > 4 ||
