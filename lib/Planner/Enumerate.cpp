@@ -382,6 +382,12 @@ void enumerateGrid(const Kernel &K, const Statement &S,
     if (UsesIndex)
       Stageable.push_back(R);
   }
+  // Which of the statement's indices each read worth staging uses, by
+  // tuple position (for runs on x, below).
+  std::vector<std::vector<bool>> StagedUses(S.Reads.size());
+  for (unsigned R : Stageable)
+    for (unsigned I = 0; I < S.Indices.size(); ++I)
+      StagedUses[R].push_back(accessUses(S.Reads[R].Relation, -1, I));
   // What is staged together: each read alone, or in a fused statement
   // (Fusion.h), whose reads are those of several, two groups -- the reads
   // its writes share, which fusion loads once, and the others -- so that
@@ -451,10 +457,7 @@ void enumerateGrid(const Kernel &K, const Statement &S,
         if (S.ReductionIndices.empty())
           return false;
         return std::any_of(P.Prefetch.begin(), P.Prefetch.end(),
-                           [&](unsigned R) {
-                             return accessUses(S.Reads[R].Relation, -1,
-                                               *RunsOn);
-                           });
+                           [&](unsigned R) { return StagedUses[R][*RunsOn]; });
       };
       if ((!RC.OnlyAllStaged || Stageable.empty()) && !RC.OnlyStaged &&
           RunsServe(Sch))
