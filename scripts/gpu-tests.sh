@@ -5,6 +5,7 @@
 # a search spreads over every GPU of the host, that the 8- and 16-bit
 # integer types tune and verify, that the occupancy round's variants with
 # launch bounds run, that variants with asynchronous copies verify, that
+# variants on the tensor cores (mma) verify, that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
@@ -61,6 +62,17 @@ tune dot dot.loop -D n=16777216 --budget=24
 tune transpose transpose.loop -D n=4096 -D m=4096 --budget=24
 tune tri_matvec tri_matvec.loop -D n=4000 --budget=24
 tune matmul_params matmul.loop --all-params=1000 --budget=12
+
+# The tensor cores: bf16 matmul's schedules with mma.sync verify on the
+# GPU, none wrong, and at least one is timed.
+if "$bin/loopyc" "$root/examples/matmul_bf16.loop" -D n=1024 -D m=1024 -D l=1024 \
+     --tune --budget=24 --retune --report=40 >"$work/mma.out" 2>"$work/mma.err" &&
+   grep -q ' ok  .* mma' "$work/mma.out" &&
+   ! grep ' mma' "$work/mma.out" | grep -q ' \(wrong\|failed\) '; then
+  echo "PASS tensor cores: $(grep -c ' ok  .* mma' "$work/mma.out") mma variants verified and timed; $(grep '^// time: ' "$work/mma.out")"
+else
+  echo "FAIL tensor cores"; cat "$work/mma.out" "$work/mma.err"; failed=1
+fi
 
 # zoo NAME FILE ARGS...: a zoo kernel tuned, its search with no variant
 # wrong. The triangles (diagonal blocks computing outputs they do not

@@ -4,6 +4,7 @@
 #include "AstToDevice.h"
 #include "CooperativeLoads.h"
 #include "LoopNests.h"
+#include "MatrixCode.h"
 #include "ThreadCode.h"
 #include "loopy/Schedule/IslUtil.h"
 
@@ -70,8 +71,11 @@ static NodeList uniformBody(CodeGenState &G, const isl::set &Uniform) {
   }
   if (!G.Stages.empty() && !Sch.Pipelined)
     Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
-  Append(
-      threadCode(G, M.Accs.empty() ? Piece::Compute : Piece::Update, Uniform));
+  if (Sch.Mma)
+    Append(mmaCode(G, Uniform));
+  else
+    Append(threadCode(G, M.Accs.empty() ? Piece::Compute : Piece::Update,
+                      Uniform));
   // The next tile (or iteration) overwrites the buffers; with two of
   // them, it writes the one whose readers all passed the last barrier.
   if (!G.Stages.empty() && (M.Tiled || !M.SeqOutputs.empty()) &&
@@ -87,10 +91,7 @@ NodeList blockCode(CodeGenState &G) {
   const Schedule &Sch = *G.M.Sch;
   // The block-uniform loops: sequential output indices, then reduction
   // tiles, around Init, the body and Write.
-  std::vector<std::string> Threads;
-  for (int A = 0; A < 3; ++A)
-    if (!M.ThreadId[A].empty())
-      Threads.push_back(M.ThreadId[A]);
+  std::vector<std::string> Threads = M.threadIds();
   bool HasUniform = !M.SeqOutputs.empty() || M.Tiled;
   isl::set NoExtra = isl::set::universe(M.Params);
   if (!HasUniform) {

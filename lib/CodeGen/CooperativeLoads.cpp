@@ -15,6 +15,17 @@ namespace loopy {
 
 using namespace device;
 
+/// Element \p J of the vector \p Vec that a VectorLoad of \p T elements
+/// declares: a component, or for 16-bit elements, a half of one of its
+/// 32-bit words (the lower half the element of the lower address).
+static std::string vectorElement(DType T, const std::string &Vec, long J) {
+  if (!isHalf(T))
+    return Vec + "." + "xyzw"[J];
+  std::string Word = Vec + "." + "xyzw"[J / 2];
+  return std::string("(") + cTypeName(T) + ")" +
+         (J % 2 ? "(" + Word + " >> 16)" : Word);
+}
+
 NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
                   LoadPart Part) {
   StatementMapping &M = G.M;
@@ -188,7 +199,7 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
     VL->Type = T;
     L.push_back(std::move(VL));
     for (long J = 0; J < V; ++J)
-      L.push_back(Line(Dest(J) + " = " + G.LoadVec + "." + "xyzw"[J] + ";"));
+      L.push_back(Line(Dest(J) + " = " + vectorElement(T, G.LoadVec, J) + ";"));
   };
   NodeList Lines;
   if (Part == LoadPart::Whole) {

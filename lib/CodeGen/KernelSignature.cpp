@@ -65,6 +65,7 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   DK.Atomics = M.splitAcrossBlocks();
   DK.Async = std::any_of(G.Stages.begin(), G.Stages.end(),
                          [](const Stage &St) { return St.Async; });
+  DK.Mma = M.Sch->Mma;
   DK.Name = kernelName(K, S);
   DK.MinBlocks = Sch.MinBlocks;
   // Further output indices on z: blockIdx.z numbers their blocks within
@@ -86,6 +87,12 @@ DeviceKernel declareKernel(const CodeGenState &G) {
   for (int A = 0; A < 3; ++A)
     if (!M.ThreadId[A].empty())
       DK.Ids.push_back({M.ThreadId[A], false, static_cast<Axis>(A)});
+  // The warps' coordinates: z = C * row + column.
+  long Cols = M.Sch->MmaWarps[1];
+  if (!M.WarpId[0].empty())
+    DK.Ids.push_back({M.WarpId[0], false, Axis::Z, Cols, 0});
+  if (!M.WarpId[1].empty())
+    DK.Ids.push_back({M.WarpId[1], false, Axis::Z, 1, Cols});
 
   declareParams(DK, K);
   for (const Accumulator &A : M.Accs)

@@ -9,7 +9,8 @@
 namespace loopy {
 
 /// The cooperative load of a stage reads 16 bytes at once where that is
-/// safe for every block and tile: the element type is f32 or f64, rows of
+/// safe for every block and tile: the element type is f32, f64, f16 or
+/// bf16 (eight of them, moved as four 32-bit words), rows of
 /// the array lie a whole number of vectors apart (a fixed extent of the
 /// contiguous dimension, a multiple of the vector), the box starts on a
 /// vector boundary, and isl proves that the footprint is made of whole
@@ -18,7 +19,7 @@ namespace loopy {
 /// metadata says so; cuMemAlloc always is).
 static long loadVector(const StatementMapping &M, const Stage &St,
                        const Argument &A) {
-  if ((A.Type != DType::F32 && A.Type != DType::F64) ||
+  if ((A.Type != DType::F32 && A.Type != DType::F64 && !isHalf(A.Type)) ||
       A.Order == Layout::Strided || St.Box.Size.empty())
     return 1;
   const long V = 16 / dtypeSize(A.Type);

@@ -17,7 +17,9 @@
 //                                            AstToDevice.cpp and
 //                                            StatementText.cpp) and the
 //                                            cooperative loads
-//                                            (CooperativeLoads.cpp)
+//                                            (CooperativeLoads.cpp); under
+//                                            mma, the tiles' update on the
+//                                            tensor cores (MatrixCode.cpp)
 //   finishKernel       KernelSignature.cpp   grid and header
 //   zeroOutputsKernel  SplitReduction.cpp    the kernel before a split
 //                                            reduction
@@ -38,6 +40,7 @@
 #include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/FullTiles.h"
 #include "loopy/Schedule/Mapping.h"
+#include "loopy/Schedule/Mma.h"
 #include "loopy/Support/Isl.h"
 
 #include <isl/ctx.h>
@@ -64,6 +67,9 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
   }
   LoweringCache::Block &Facts = Cache.block(M->blockKey());
   boundBlocks(*M, Facts);
+  if (Sch.Mma)
+    if (std::string Rule = mmaTileRule(*M); !Rule.empty())
+      return Failure::user(Rule);
   auto Stages = stageReads(*M, Facts);
   if (!Stages)
     return Stages.takeFailure();

@@ -40,6 +40,12 @@ struct Spelling {
   /// the thread's copies: cp.async on sm_80 and later, plain copies before.
   /// Empty in OpenCL, which prints the copies as assignments.
   const char *AsyncPrelude;
+  /// loopy_pack2 (two 16-bit elements in a register, the first in the low
+  /// half), loopy_ldmatrix_x2 and _x4 (Node::Kind::MatrixLoad, sm_75 on)
+  /// and loopy_mma_m16n8k16_f16 and _bf16 (Node::Kind::Mma): the
+  /// mma.sync instruction on sm_80 and later and shuffles before; in
+  /// OpenCL an emulation through the kernel's scratch buffer loopy_mma_x.
+  const char *MmaPrelude;
   /// Alignment is spelled before the type (CUDA's __align__) rather than
   /// as an attribute after the declarator (OpenCL).
   bool AlignPrefix;
@@ -57,6 +63,9 @@ struct Spelling {
   /// (__launch_bounds__, DeviceKernel::MinBlocks); OpenCL has no such
   /// request and prints none.
   bool LaunchBounds;
+  /// The warp's matrix instruction exists: no scratch buffer (OpenCL
+  /// declares loopy_mma_x for its emulation).
+  bool MmaInstruction;
 };
 
 const Spelling CudaSpelling = {
@@ -137,7 +146,70 @@ const Spelling CudaSpelling = {
     "  asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
     "#endif\n"
     "}\n",
-    true, true, false, true, true};
+    "static __device__ __forceinline__ unsigned loopy_pack2(unsigned short lo, unsigned short hi) {\n"
+    "  return (unsigned)lo | ((unsigned)hi << 16);\n"
+    "}\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "#define LOOPY_MMA(type, c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
+    "  asm(\"mma.sync.aligned.m16n8k16.row.col.f32.\" type \".\" type \".f32 \" \\\n"
+    "      \"{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\\n\" \\\n"
+    "      : \"+f\"(c0), \"+f\"(c1), \"+f\"(c2), \"+f\"(c3) \\\n"
+    "      : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1))\n"
+    "#else\n"
+    "// Before sm_80: the same sums from the lanes' fragments, by shuffles.\n"
+    "static __device__ __forceinline__ float loopy_mma_elem(unsigned w, unsigned k, bool bf) {\n"
+    "  const unsigned short h = (unsigned short)(w >> (16 * (k & 1)));\n"
+    "  return bf ? __uint_as_float((unsigned)h << 16) : loopy_ld_f16(h);\n"
+    "}\n"
+    "static __device__ __forceinline__ void loopy_mma_shuffled(float &c0, float &c1, float &c2, float &c3,\n"
+    "    unsigned a0, unsigned a1, unsigned a2, unsigned a3, unsigned b0, unsigned b1, bool bf) {\n"
+    "  const unsigned lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;\n"
+    "  const unsigned gid = lane / 4, tig = lane % 4;\n"
+    "  float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;\n"
+    "  for (unsigned k = 0; k < 16; ++k) {\n"
+    "    const unsigned from = (k % 8) / 2;\n"
+    "    const float x0 = loopy_mma_elem(__shfl_sync(0xffffffffu, k < 8 ? a0 : a2, 4 * gid + from), k, bf);\n"
+    "    const float x1 = loopy_mma_elem(__shfl_sync(0xffffffffu, k < 8 ? a1 : a3, 4 * gid + from), k, bf);\n"
+    "    const float y0 = loopy_mma_elem(__shfl_sync(0xffffffffu, k < 8 ? b0 : b1, 8 * tig + from), k, bf);\n"
+    "    const float y1 = loopy_mma_elem(__shfl_sync(0xffffffffu, k < 8 ? b0 : b1, 8 * tig + 4 + from), k, bf);\n"
+    "    s0 += x0 * y0; s1 += x0 * y1; s2 += x1 * y0; s3 += x1 * y1;\n"
+    "  }\n"
+    "  c0 += s0; c1 += s1; c2 += s2; c3 += s3;\n"
+    "}\n"
+    "#define LOOPY_MMA(type, c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
+    "  loopy_mma_shuffled(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1, type[0] == 'b')\n"
+    "#endif\n"
+    "#if __CUDA_ARCH__ >= 750\n"
+    "static __device__ __forceinline__ void loopy_ldmatrix_x2(unsigned &d0, unsigned &d1, const void *p) {\n"
+    "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\\n\"\n"
+    "               : \"=r\"(d0), \"=r\"(d1) : \"r\"((unsigned)__cvta_generic_to_shared(p)) : \"memory\");\n"
+    "}\n"
+    "static __device__ __forceinline__ void loopy_ldmatrix_x4(unsigned &d0, unsigned &d1, unsigned &d2, unsigned &d3,\n"
+    "                                                         const void *p) {\n"
+    "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\\n\"\n"
+    "               : \"=r\"(d0), \"=r\"(d1), \"=r\"(d2), \"=r\"(d3)\n"
+    "               : \"r\"((unsigned)__cvta_generic_to_shared(p)) : \"memory\");\n"
+    "}\n"
+    "static __device__ __forceinline__ void loopy_ldmatrix_x2_trans(unsigned &d0, unsigned &d1, const void *p) {\n"
+    "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\\n\"\n"
+    "               : \"=r\"(d0), \"=r\"(d1) : \"r\"((unsigned)__cvta_generic_to_shared(p)) : \"memory\");\n"
+    "}\n"
+    "static __device__ __forceinline__ void loopy_ldmatrix_x4_trans(unsigned &d0, unsigned &d1, unsigned &d2,\n"
+    "                                                               unsigned &d3, const void *p) {\n"
+    "  asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\\n\"\n"
+    "               : \"=r\"(d0), \"=r\"(d1), \"=r\"(d2), \"=r\"(d3)\n"
+    "               : \"r\"((unsigned)__cvta_generic_to_shared(p)) : \"memory\");\n"
+    "}\n"
+    "#endif\n"
+    "static __device__ __forceinline__ void loopy_mma_m16n8k16_f16(float &c0, float &c1, float &c2, float &c3,\n"
+    "    unsigned a0, unsigned a1, unsigned a2, unsigned a3, unsigned b0, unsigned b1) {\n"
+    "  LOOPY_MMA(\"f16\", c0, c1, c2, c3, a0, a1, a2, a3, b0, b1);\n"
+    "}\n"
+    "static __device__ __forceinline__ void loopy_mma_m16n8k16_bf16(float &c0, float &c1, float &c2, float &c3,\n"
+    "    unsigned a0, unsigned a1, unsigned a2, unsigned a3, unsigned b0, unsigned b1) {\n"
+    "  LOOPY_MMA(\"bf16\", c0, c1, c2, c3, a0, a1, a2, a3, b0, b1);\n"
+    "}\n",
+    true, true, false, true, true, true};
 
 const Spelling OpenCLSpelling = {
     "__kernel void",
@@ -223,7 +295,39 @@ const Spelling OpenCLSpelling = {
     "static inline float loopy_rn_f16(float f) { return loopy_ld_f16(loopy_st_f16(f)); }\n"
     "static inline float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
     "",
-    false, false, true, false, false};
+    "static inline uint loopy_pack2(ushort lo, ushort hi) { return (uint)lo | ((uint)hi << 16); }\n"
+    "static inline float loopy_mma_elem(uint w, uint k, int bf) {\n"
+    "  const ushort h = (ushort)(w >> (16 * (k & 1)));\n"
+    "  return bf ? as_float((uint)h << 16) : loopy_ld_f16(h);\n"
+    "}\n"
+    "// The warp's instruction, emulated: its 32 work-items leave their\n"
+    "// fragments in the kernel's scratch buffer (6 words each) and each sums\n"
+    "// its accumulators' products from there.\n"
+    "static void loopy_mma_emulated(float *c0, float *c1, float *c2, float *c3,\n"
+    "    uint a0, uint a1, uint a2, uint a3, uint b0, uint b1, int bf, __local uint *x) {\n"
+    "  const uint lin = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));\n"
+    "  const uint lane = lin % 32, gid = lane / 4, tig = lane % 4;\n"
+    "  __local uint *w = x + 192 * (lin / 32);\n"
+    "  w[6 * lane] = a0; w[6 * lane + 1] = a1; w[6 * lane + 2] = a2;\n"
+    "  w[6 * lane + 3] = a3; w[6 * lane + 4] = b0; w[6 * lane + 5] = b1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;\n"
+    "  for (uint k = 0; k < 16; ++k) {\n"
+    "    const uint from = (k % 8) / 2;\n"
+    "    const float x0 = loopy_mma_elem(w[6 * (4 * gid + from) + (k < 8 ? 0 : 2)], k, bf);\n"
+    "    const float x1 = loopy_mma_elem(w[6 * (4 * gid + from) + (k < 8 ? 1 : 3)], k, bf);\n"
+    "    const float y0 = loopy_mma_elem(w[6 * (8 * tig + from) + (k < 8 ? 4 : 5)], k, bf);\n"
+    "    const float y1 = loopy_mma_elem(w[6 * (8 * tig + 4 + from) + (k < 8 ? 4 : 5)], k, bf);\n"
+    "    s0 += x0 * y0; s1 += x0 * y1; s2 += x1 * y0; s3 += x1 * y1;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  *c0 += s0; *c1 += s1; *c2 += s2; *c3 += s3;\n"
+    "}\n"
+    "#define loopy_mma_m16n8k16_f16(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
+    "  loopy_mma_emulated(&(c0), &(c1), &(c2), &(c3), a0, a1, a2, a3, b0, b1, 0, loopy_mma_x)\n"
+    "#define loopy_mma_m16n8k16_bf16(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
+    "  loopy_mma_emulated(&(c0), &(c1), &(c2), &(c3), a0, a1, a2, a3, b0, b1, 1, loopy_mma_x)\n",
+    false, false, true, false, false, false};
 
 
 class Printer {
@@ -335,6 +439,12 @@ void Printer::kernel(const DeviceKernel &DK) {
       OS << " __attribute__((aligned(" << B.Align << ")))";
     OS << "; // " << B.Comment << "\n";
   }
+  if (DK.Mma && !Sp.MmaInstruction) {
+    long Threads = DK.BlockDim[0] * DK.BlockDim[1] * DK.BlockDim[2];
+    indent();
+    OS << Sp.Shared << "uint loopy_mma_x[" << 192 * ((Threads + 31) / 32)
+       << "]; // the warps' fragments, for the emulated instruction\n";
+  }
   for (const Buffer &B : DK.Registers) {
     indent();
     OS << cTypeName(B.Type) << " " << B.Name;
@@ -407,11 +517,17 @@ void Printer::node(const Node &N) {
     blockReduce(N);
     return;
   case Node::Kind::VectorLoad: {
-    std::string V = std::string(cTypeName(N.Type)) + std::to_string(N.Count);
+    // 16-bit elements travel as 32-bit words, two to a word.
+    bool Words = isHalf(N.Type);
+    long Count = Words ? N.Count / 2 : N.Count;
+    std::string E = Words ? "uint" : cTypeName(N.Type);
+    std::string V = E + std::to_string(Count);
     indent();
     OS << "const " << V << " " << N.Iter << " = ";
     if (Sp.VectorBuiltin)
-      OS << "vload" << N.Count << "(0, &" << N.Init << ");\n";
+      OS << "vload" << Count << "(0, "
+         << (Words ? "(" + std::string(Sp.GlobalConst) + "uint *)" : "")
+         << "&" << N.Init << ");\n";
     else
       OS << "*reinterpret_cast<const " << V << " *>(&" << N.Init << ");\n";
     return;
@@ -435,6 +551,28 @@ void Printer::node(const Node &N) {
       indent();
       OS << "loopy_wait_async();\n";
     }
+    return;
+  case Node::Kind::MatrixLoad:
+    if (!Sp.MmaInstruction) {
+      nodes(N.Body);
+      return;
+    }
+    OS << "#if __CUDA_ARCH__ >= 750\n";
+    indent();
+    OS << "loopy_ldmatrix_x" << N.Count << N.Text << "(";
+    for (const std::string &A : N.Args)
+      OS << A << ", ";
+    OS << "&" << N.Init << ");\n";
+    OS << "#else\n";
+    nodes(N.Body);
+    OS << "#endif\n";
+    return;
+  case Node::Kind::Mma:
+    indent();
+    OS << "loopy_mma_m16n8k16_" << dtypeName(N.Type) << "(";
+    for (size_t I = 0; I < N.Args.size(); ++I)
+      OS << (I ? ", " : "") << N.Args[I];
+    OS << ");\n";
     return;
   }
 }
@@ -579,12 +717,13 @@ static const Spelling &spelling(Dialect D) {
 }
 
 std::string printPrelude(Dialect D, bool Atomics, bool IntDivision,
-                         bool Half, bool Async) {
+                         bool Half, bool Async, bool Mma) {
   return std::string(spelling(D).Prelude) +
          (Atomics ? spelling(D).AtomicPrelude : "") +
          (IntDivision ? spelling(D).IntDivisionPrelude : "") +
-         (Half ? spelling(D).HalfPrelude : "") +
-         (Async ? spelling(D).AsyncPrelude : "");
+         (Half || Mma ? spelling(D).HalfPrelude : "") +
+         (Async ? spelling(D).AsyncPrelude : "") +
+         (Mma ? spelling(D).MmaPrelude : "");
 }
 
 std::string printKernels(const DeviceProgram &P, Dialect D) {
@@ -611,6 +750,10 @@ std::string printProgram(const DeviceProgram &P, Dialect D) {
                       std::any_of(P.Kernels.begin(), P.Kernels.end(),
                                   [](const DeviceKernel &K) {
                                     return K.Async;
+                                  }),
+                      std::any_of(P.Kernels.begin(), P.Kernels.end(),
+                                  [](const DeviceKernel &K) {
+                                    return K.Mma;
                                   })) +
          printKernels(P, D);
 }

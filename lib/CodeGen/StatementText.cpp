@@ -82,6 +82,12 @@ static std::string readText(CodeGenState &G, unsigned Read,
   return St->element(Sub);
 }
 
+std::string updateReadText(CodeGenState &G, unsigned Read,
+                           const isl::ast_build &Build,
+                           const isl::pw_multi_aff &Iter) {
+  return readText(G, Read, Build, Iter, Piece::Update);
+}
+
 /// The C text of \p V, a float value of type \p T: an f32 literal for the
 /// types computed in float (an f16 or bf16 value is one exactly).
 static std::string floatLiteral(double V, DType T) {

@@ -25,6 +25,13 @@ namespace loopy {
 Instance instanceText(CodeGenState &G, const isl::ast_build &Build,
                       const std::string &Tuple, isl::pw_multi_aff Iter);
 
+/// The C text of read \p Read of the statement's update at the point of
+/// its tuple that \p Iter { [schedule] -> Update[...] } gives: the element
+/// of its shared buffer where the read is staged, else of its array.
+std::string updateReadText(CodeGenState &G, unsigned Read,
+                           const isl::ast_build &Build,
+                           const isl::pw_multi_aff &Iter);
+
 /// The identity of \p Op on \p T as C text (0 for sums, -inf for max, ...).
 std::string identity(ReduceOp Op, DType T);
 /// Zero of type \p T as C text.

@@ -39,6 +39,8 @@ namespace {
 // An H100-class GPU, for ranking only.
 constexpr double Bandwidth = 3.0e12; // bytes/s
 constexpr double Flops = 50.0e12;    // fp32 FMA rate, counted as 2 ops
+// mma.sync on 16-bit operands against fp32 FMAs, products per second.
+constexpr double TensorCoreSpeedup = 8;
 constexpr double SMs = 132;
 constexpr double ThreadsPerSM = 2048;
 constexpr double RegistersPerSM = 65536;
@@ -284,9 +286,15 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Fill = std::min(1.0, Resident * std::min(8.0, (double)Sch.registerOutputs()) /
                                   (SMs * ThreadsPerSM * 2));
   double Eff = 0.05 + 0.95 * Fill;
-  // Loads take issue slots beside the FMAs.
-  double Time = std::max({Bytes / Bandwidth,
-                          2 * (Iters * Writes * Waste + Loads) / Flops,
+  // Loads take issue slots beside the FMAs. On the tensor cores
+  // (Schedule/Mma.h) the products run several times faster than FMAs
+  // and each shared load brings two 16-bit elements.
+  double Products = Iters * Writes * Waste;
+  if (Sch.Mma) {
+    Products /= TensorCoreSpeedup;
+    Loads /= 2;
+  }
+  double Time = std::max({Bytes / Bandwidth, 2 * (Products + Loads) / Flops,
                           SharedTraffic / SharedBandwidth}) /
                 Eff;
   // Shared-memory staging costs a little per tile; barriers serialise.

@@ -25,6 +25,7 @@
 #include "loopy/Schedule/Figures.h"
 #include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/MergeIndices.h"
+#include "loopy/Schedule/Mma.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Support/Isl.h"
 
@@ -135,10 +136,80 @@ struct Candidate {
   unsigned Family;
 };
 
+/// The schedules on the tensor cores (Schedule/Mma.h), where the
+/// statement is a product they compute: blocks of 1 x 1, 2 x 1, 1 x 2 and
+/// 2 x 2 warps, the contiguous output on x, each warp M x N fragments of 16 x 8 with M from 1 to 4
+/// and N from 2 to 8 (as many accumulators as the register limit allows),
+/// reduction tiles of 16, 32 and 64, both operands staged, also pipelined
+/// and copied asynchronously. Tiles that do not divide the extents fail
+/// the analysis (mmaTileRule).
+void enumerateMma(const Kernel &K, const Statement &S,
+                  const PlannerOptions &Opts, std::vector<Schedule> &Out) {
+  std::string Why;
+  std::optional<MmaShape> Sh = mmaShape(K, S, Why);
+  if (!Sh)
+    return;
+  std::optional<unsigned> Contig = contiguousOutput(K, S);
+  unsigned Col = Contig && *Contig != Sh->Red ? *Contig : S.OutputIndices[1];
+  unsigned Row =
+      S.OutputIndices[0] == Col ? S.OutputIndices[1] : S.OutputIndices[0];
+  const long Warps[][2] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}};
+  for (const long *W : Warps)
+    for (long FragRows : {1, 2, 4})
+      for (long FragCols : {2, 4, 8}) {
+        if (4 * FragRows * FragCols > Opts.MaxRegisterOutputs)
+          continue;
+        for (long Tile : {16, 32, 64}) {
+          Schedule Sch;
+          Sch.Mma = true;
+          Sch.MmaWarps[0] = W[0];
+          Sch.MmaWarps[1] = W[1];
+          for (unsigned I : S.Indices) {
+            IndexMap M;
+            M.Index = I;
+            if (I == Sh->Red) {
+              M.K = IndexMap::Kind::Tiled;
+              M.Tile = Tile;
+            } else {
+              bool IsRow = I == Row;
+              M.K = IndexMap::Kind::Grid;
+              M.Ax = IsRow ? Axis::Y : Axis::X;
+              M.Threads = IsRow ? 8 : 4;
+              M.Ilp = 2 * (IsRow ? FragRows : FragCols);
+              M.Run = IsRow ? 1 : 2;
+              M.Warps = W[IsRow ? 0 : 1];
+            }
+            Sch.Maps.push_back(M);
+          }
+          // Outputs first (y, then x), as the other families print them.
+          std::stable_sort(Sch.Maps.begin(), Sch.Maps.end(),
+                           [](const IndexMap &A, const IndexMap &B) {
+                             auto Rank = [](const IndexMap &M) {
+                               return M.K != IndexMap::Kind::Grid ? 2
+                                      : M.Ax == Axis::Y           ? 0
+                                                                  : 1;
+                             };
+                             return Rank(A) < Rank(B);
+                           });
+          Sch.Prefetch = {Sh->Read[0], Sh->Read[1]};
+          std::sort(Sch.Prefetch.begin(), Sch.Prefetch.end());
+          if (!validateSchedule(Sch, K, S).empty())
+            continue;
+          Out.push_back(Sch);
+          Sch.Pipelined = true;
+          Out.push_back(Sch);
+          Sch.Async = true;
+          Out.push_back(Sch);
+        }
+      }
+}
+
 std::vector<Candidate> enumerateStatement(const Kernel &K, const Statement &S,
                                           const PlannerOptions &Opts) {
   std::vector<Schedule> Families[2];
-  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false}, Families[0]);
+  enumerateFamily(K, S, Opts, {{Axis::X, Axis::Y, Axis::Z}, false},
+                  Families[0]);
+  enumerateMma(K, S, Opts, Families[0]);
   if (!S.ReductionIndices.empty() && S.OutputIndices.size() <= 1)
     enumerateFamily(K, S, Opts, {{Axis::Y, Axis::Z}, true}, Families[1]);
   // Without output indices both families put the reduction on x.
@@ -517,6 +588,9 @@ static std::string figuresKey(const Schedule &Sch) {
   // Pipelined stages may be double-buffered: twice the shared memory.
   if (Sch.Pipelined)
     Key += " pipelined";
+  // The tensor cores' stages have rows of their own.
+  if (Sch.Mma)
+    Key += " mma";
   return Key;
 }
 

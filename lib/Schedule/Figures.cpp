@@ -1,5 +1,6 @@
 //===- Figures.cpp - What a schedule needs, without its code --------------===//
 #include "loopy/Schedule/Figures.h"
+#include "loopy/Schedule/Mma.h"
 #include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/Mapping.h"
 #include "loopy/Support/Isl.h"
@@ -145,6 +146,9 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
   }
   if (E->Failed)
     return *E->Failed;
+  if (Sch.Mma && !E->Empty)
+    if (std::string Rule = mmaTileRule(*E->M); !Rule.empty())
+      return Failure::user(Rule);
   if (E->Empty) {
     LoweringFigures F;
     F.Empty = true;

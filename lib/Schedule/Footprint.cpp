@@ -83,6 +83,15 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
       BestVector = V;
     }
   }
+  // On the tensor cores (Schedule/Mma.h) the fragments' 8 x 8 matrices
+  // are read with ldmatrix, along the rows of the array's own order (or
+  // its columns, transposed): no dimension moves, so that the global
+  // loads and asynchronous copies stay whole 16-byte vectors.
+  const IndexMap *Red = Sch.Mma ? Sch.tiledReduction() : nullptr;
+  if (Red) {
+    Best = St.ContiguousDim;
+    BestVector = 8;
+  }
   St.Order.clear();
   for (unsigned D = 0; D < N; ++D)
     if (static_cast<int>(D) != Best)
@@ -94,7 +103,15 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   if (N == 0)
     return;
   long &Row = St.Padded.back();
-  if (Best >= 0 && BestVector > 1) {
+  if (Red && Best >= 0 && ElemBytes == 2) {
+    // Rows of 16-byte multiples and an odd number of them: the 8 rows of
+    // a matrix that ldmatrix reads lie in distinct banks, and each 16
+    // bytes of a row may be one load or copy.
+    St.Vector = 8;
+    Row = (Row + 7) / 8 * 8;
+    if ((Row / 8) % 2 == 0)
+      Row += 8;
+  } else if (Best >= 0 && BestVector > 1) {
     // Rows of an odd number of vectors: threads reading (or the load
     // writing) down a column reach distinct banks.
     St.Vector = BestVector;

@@ -112,6 +112,9 @@ std::vector<std::string> StatementMapping::threadIds() const {
   for (int A = 0; A < 3; ++A)
     if (!ThreadId[A].empty())
       Threads.push_back(ThreadId[A]);
+  for (const std::string &W : WarpId)
+    if (!W.empty())
+      Threads.push_back(W);
   return Threads;
 }
 
@@ -245,6 +248,14 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
     int A = static_cast<int>(M.Ax);
     unsigned B = paramPos(E, GridBlockIds[R]), T = paramPos(E, ThreadId[A]);
     long Run = M.run();
+    // Several warps along the index (mma:RxC): each its own tile of
+    // Threads * Ilp outputs within the block's.
+    std::vector<Term> Warp;
+    const std::string &W = M.Ax == Axis::Y   ? WarpId[0]
+                           : M.Ax == Axis::X ? WarpId[1]
+                                             : std::string();
+    if (M.Warps > 1 && !W.empty())
+      Warp.push_back({isl_dim_param, paramPos(E, W), -M.Threads * M.Ilp});
     if (Run == M.Ilp || Run == 1) {
       // One run, or runs of one: affine, no division needed.
       long TC = Run, UC = Run < M.Ilp ? M.Threads : 1;
@@ -252,6 +263,7 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
                               {isl_dim_param, B, -M.blockTile()},
                               {isl_dim_param, T, -TC},
                               {isl_dim_set, U, -UC}};
+      Eq.insert(Eq.end(), Warp.begin(), Warp.end());
       E = addOriginConstraint(E, M.Index, -1, Eq, 0, true);
     } else {
       // Register u = Run * g + w holds o = B*b + Run*t + Threads*Run*g + w,
@@ -269,6 +281,7 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
                               {isl_dim_param, T, -Run},
                               {isl_dim_set, U, -1},
                               {isl_dim_set, G, -(M.Threads - 1) * Run}};
+      Eq.insert(Eq.end(), Warp.begin(), Warp.end());
       X = addOriginConstraint(X, M.Index, -1, Eq, 0, true);
       X = addConstraint(X, {{isl_dim_set, U, 1}, {isl_dim_set, G, -Run}}, 0,
                         false);
@@ -448,9 +461,21 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
       Map.ParamNames.push_back(Map.BlockId[A]);
   for (const std::string &Z : Map.ZParts)
     Map.ParamNames.push_back(Z);
+  // Warps on the tensor cores: numbered by thread axis z, with a
+  // coordinate along the rows and one along the columns.
+  if (Sch.Mma && Sch.MmaWarps[0] * Sch.MmaWarps[1] > 1) {
+    Map.ThreadId[2] = Map.Names.fresh("tz");
+    if (Sch.MmaWarps[0] > 1)
+      Map.WarpId[0] = Map.Names.fresh("wy");
+    if (Sch.MmaWarps[1] > 1)
+      Map.WarpId[1] = Map.Names.fresh("wx");
+  }
   for (int A = 0; A < 3; ++A)
     if (!Map.ThreadId[A].empty())
       Map.ParamNames.push_back(Map.ThreadId[A]);
+  for (const std::string &W : Map.WarpId)
+    if (!W.empty())
+      Map.ParamNames.push_back(W);
   // Uniform loop iterators are parameters of the per-thread code.
   for (const IndexMap *M : Map.SeqOutputs) {
     // The loop variable carries the index's own name.
@@ -556,6 +581,22 @@ Expected<StatementMapping> mapStatement(const Kernel &K, const Statement &S,
       Map.Context = addConstraint(Map.Context, {{isl_dim_param, P, -1}},
                                   Sch.threads(static_cast<Axis>(A)) - 1, false);
     }
+  }
+  if (!Map.WarpId[0].empty() || !Map.WarpId[1].empty()) {
+    // z = C * row + column, each in its range.
+    std::vector<Term> Z = {
+        {isl_dim_param, paramPos(Map.Context, Map.ThreadId[2]), 1}};
+    for (int W = 0; W < 2; ++W) {
+      if (Map.WarpId[W].empty())
+        continue;
+      unsigned P = paramPos(Map.Context, Map.WarpId[W]);
+      Map.Context =
+          addConstraint(Map.Context, {{isl_dim_param, P, 1}}, 0, false);
+      Map.Context = addConstraint(Map.Context, {{isl_dim_param, P, -1}},
+                                  Sch.MmaWarps[W] - 1, false);
+      Z.push_back({isl_dim_param, P, W == 0 ? -Sch.MmaWarps[1] : -1});
+    }
+    Map.Context = addConstraint(Map.Context, Z, 0, true);
   }
 
   // The per-thread domains.

@@ -1,5 +1,6 @@
 //===- Schedule.cpp - One point of the schedule space ---------------------===//
 #include "loopy/Schedule/Schedule.h"
+#include "loopy/Schedule/Mma.h"
 #include "loopy/Support/Diagnostics.h"
 
 #include <algorithm>
@@ -37,6 +38,9 @@ long Schedule::threads(Axis A) const {
     if ((M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) &&
         M.Ax == A)
       return M.Threads;
+  // A block of several warps on the tensor cores numbers them along z.
+  if (A == Axis::Z && Mma)
+    return MmaWarps[0] * MmaWarps[1];
   return 1;
 }
 
@@ -106,6 +110,11 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
     OS << (First ? "" : " ") << "async";
   if (MinBlocks)
     OS << (First ? "" : " ") << "minblocks:" << MinBlocks;
+  if (Mma) {
+    OS << (First ? "" : " ") << "mma";
+    if (MmaWarps[0] * MmaWarps[1] > 1)
+      OS << ":" << MmaWarps[0] << "x" << MmaWarps[1];
+  }
   return OS.str();
 }
 
@@ -222,15 +231,36 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
       Sch.Async = true;
       continue;
     }
+    if (Word == "mma") {
+      Sch.Mma = true;
+      continue;
+    }
     size_t Colon = Word.find(':');
     if (Colon == std::string::npos) {
       Error = "expected 'index:mapping', 'prefetch:arrays', 'pipelined', "
-              "'async' or 'minblocks:N', found " +
+              "'async', 'mma' or 'minblocks:N', found " +
               quote(Word);
       return std::nullopt;
     }
     std::string Name = Word.substr(0, Colon);
     std::string_view Spec = std::string_view(Word).substr(Colon + 1);
+    // Likewise mma: its warps start with a digit.
+    if (Name == "mma" && !Spec.empty() &&
+        std::isdigit(static_cast<unsigned char>(Spec[0]))) {
+      size_t X = Spec.find('x');
+      if (X == std::string_view::npos ||
+          !parseLong(Spec.substr(0, X), Sch.MmaWarps[0]) ||
+          !parseLong(Spec.substr(X + 1), Sch.MmaWarps[1]) ||
+          Sch.MmaWarps[0] < 1 || Sch.MmaWarps[1] < 1 ||
+          Sch.MmaWarps[0] * Sch.MmaWarps[1] > 32) {
+        Error = "malformed " + quote(Word) +
+                "; expected mma:RxC, R and C warps along the rows and "
+                "the columns, at most 32 in all";
+        return std::nullopt;
+      }
+      Sch.Mma = true;
+      continue;
+    }
     // An index may be called minblocks: its mapping starts with a letter.
     if (Name == "minblocks" && !Spec.empty() && std::isdigit(static_cast<unsigned char>(Spec[0]))) {
       if (!parseLong(Spec, Sch.MinBlocks) || Sch.MinBlocks > 32) {
@@ -280,6 +310,10 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
     }
     Sch.Maps.push_back(M);
   }
+  if (Sch.Mma)
+    for (IndexMap &M : Sch.Maps)
+      if (M.K == IndexMap::Kind::Grid && M.Ax != Axis::Z)
+        M.Warps = Sch.MmaWarps[M.Ax == Axis::Y ? 0 : 1];
   std::string Rule = validateSchedule(Sch, K, S);
   if (!Rule.empty()) {
     Error = Rule;
@@ -392,6 +426,8 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
   if (!Sch.Prefetch.empty() && !Sch.tiledReduction() &&
       !S.ReductionIndices.empty())
     return "prefetch needs a tiled reduction (seq*T)";
+  if (Sch.Mma)
+    return mmaScheduleRule(Sch, K, S);
   return "";
 }
 

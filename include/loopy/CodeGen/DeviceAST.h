@@ -43,6 +43,16 @@ struct Node {
     AsyncCopy,   // the Count elements from Init on (global) to those from
                  // Text on (shared), completed by the next AsyncWait
     AsyncWait,   // this thread's AsyncCopy operations have completed
+    MatrixLoad,  // ldmatrix: Count 8 x 8 matrices of 16-bit elements
+                 // from shared memory into the registers Args (declared
+                 // before), this lane giving the row that starts at the
+                 // element Init, Text "_trans" where the matrices' rows
+                 // are their columns; Body assigns the same values element
+                 // by element, for targets without the instruction
+    Mma,         // the warp's m16n8k16 product on Type operands: Args are
+                 // the four f32 accumulators (lvalues), then the operands'
+                 // fragment registers, four of the first and two of the
+                 // second, each two elements of 16 bits (Schedule/Mma.h)
   };
   Kind K;
   std::string Iter, Init, Cond, Step, Text;
@@ -62,6 +72,7 @@ struct Node {
   /// in global memory, aligned to Count elements), and the lines after
   /// it read the components Iter.x, Iter.y, ...
   DType Type = DType::F32;
+  std::vector<std::string> Args;
 
   explicit Node(Kind K) : K(K) {}
 };
@@ -146,6 +157,10 @@ struct DeviceKernel {
   /// The body copies asynchronously (AsyncCopy, AsyncWait): the prelude
   /// defines loopy_copy_async4, 8 and 16 and loopy_wait_async.
   bool Async = false;
+  /// The body computes on the tensor cores (Mma): the prelude defines
+  /// loopy_pack2 and loopy_mma_m16n8k16_f16 and _bf16; OpenCL emulates
+  /// the instruction through a scratch buffer of the kernel's.
+  bool Mma = false;
   /// Arrays the kernel reads as vectors, with the alignment in bytes their
   /// base pointers need (memory from cuMemAlloc always has it).
   std::vector<std::pair<std::string, long>> Aligned;

@@ -25,11 +25,12 @@ std::string printProgram(const device::DeviceProgram &P, Dialect D);
 /// atomic additions of reductions split across blocks, with
 /// \p IntDivision the integer division of the language, defined for every
 /// divisor, with \p Half the 16-bit float types and their conversions,
-/// with \p Async the asynchronous copies to shared memory) and the kernel
+/// with \p Async the asynchronous copies to shared memory, with \p Mma
+/// the matrix instructions) and the kernel
 /// functions.
 std::string printPrelude(Dialect D, bool Atomics = true,
                          bool IntDivision = true, bool Half = true,
-                         bool Async = true);
+                         bool Async = true, bool Mma = true);
 std::string printKernels(const device::DeviceProgram &P, Dialect D);
 
 } // namespace loopy

@@ -73,6 +73,11 @@ struct StatementMapping {
   NameTable Names;
 
   std::string BlockId[3], ThreadId[3];
+  /// Under "mma:RxC" with several warps along the rows (0, the index on
+  /// y) or the columns (1, on x): the warp's coordinate, a parameter like
+  /// the thread ids, from thread axis z (z = C * row + column). Empty where
+  /// there is one warp that way.
+  std::string WarpId[2];
   /// The largest block id along each grid axis, on the kernel's parameters
   /// (set by boundBlocks). Optional: isl's C++ objects cannot be copied,
   /// or moved, while null.
@@ -128,7 +133,7 @@ struct StatementMapping {
            : P == Piece::Write ? TupleWrite
                                : TupleUpdate;
   }
-  /// The thread ids in use, x first.
+  /// The thread ids in use, x first, then the warp ids.
   std::vector<std::string> threadIds() const;
   /// \p X on the lowering's parameters, the sizes fixed at compile time
   /// substituted.

@@ -67,8 +67,12 @@ struct IndexMap {
   /// indices.
   bool Outer = false;
 
+  /// Grid under "mma:RxC": the warps of the block along this index
+  /// (Schedule::MmaWarps), each a tile of Threads * Ilp outputs.
+  long Warps = 1;
+
   /// Outputs of one block along this index (Grid).
-  long blockTile() const { return Threads * Ilp; }
+  long blockTile() const { return Warps * Threads * Ilp; }
   /// Adjacent outputs in each run of a thread's (Grid).
   long run() const { return Run > 0 && Run < Ilp ? Run : Ilp; }
   /// The register tile's suffix in a schedule string: "", "s" or "sR".
@@ -97,6 +101,14 @@ struct Schedule {
   /// thread ("minblocks:N" in the string). The tuner tries one more block
   /// than the registers allowed on its best variants.
   long MinBlocks = 0;
+  /// The reduction runs on the tensor cores: each warp computes its
+  /// register tile with mma.sync m16n8k16 instructions, whose fragments
+  /// fix the threads' shape ("mma" in the string; Schedule/Mma.h).
+  bool Mma = false;
+  /// With Mma: the block's warps along the rows (the output index on y)
+  /// and along the columns (on x), numbered by thread axis z ("mma:2x4";
+  /// "mma" is one warp). The grid maps' Warps repeat them.
+  long MmaWarps[2] = {1, 1};
 
   const IndexMap *find(unsigned Index) const;
   const IndexMap *tiledReduction() const;
