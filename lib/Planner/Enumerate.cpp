@@ -137,12 +137,13 @@ struct Candidate {
 };
 
 /// The schedules on the tensor cores (Schedule/Mma.h), where the
-/// statement is a product they compute: blocks of 1 x 1, 2 x 1, 1 x 2 and
-/// 2 x 2 warps, the contiguous output on x, each warp M x N fragments of 16 x 8 with M from 1 to 4
-/// and N from 2 to 8 (as many accumulators as the register limit allows),
-/// reduction tiles of 16, 32 and 64, both operands staged, also pipelined
-/// and copied asynchronously. Tiles that do not divide the extents fail
-/// the analysis (mmaTileRule).
+/// statement is a product they compute: blocks of 1 x 1 to 4 x 2 and 2 x 4
+/// warps, the contiguous output on x, each warp M x N fragments of 16 x 8
+/// with M from 1 to 4 and N from 2 to 8 (up to twice the register limit's
+/// accumulators: a warp's tile of 64 x 64 reads each fragment for eight
+/// products), reduction tiles of 16, 32 and 64, both operands staged,
+/// also pipelined and copied asynchronously. Tiles that do not divide the
+/// extents fail the analysis (mmaTileRule).
 void enumerateMma(const Kernel &K, const Statement &S,
                   const PlannerOptions &Opts, std::vector<Schedule> &Out) {
   std::string Why;
@@ -153,11 +154,11 @@ void enumerateMma(const Kernel &K, const Statement &S,
   unsigned Col = Contig && *Contig != Sh->Red ? *Contig : S.OutputIndices[1];
   unsigned Row =
       S.OutputIndices[0] == Col ? S.OutputIndices[1] : S.OutputIndices[0];
-  const long Warps[][2] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}};
+  const long Warps[][2] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 2}, {2, 4}};
   for (const long *W : Warps)
     for (long FragRows : {1, 2, 4})
       for (long FragCols : {2, 4, 8}) {
-        if (4 * FragRows * FragCols > Opts.MaxRegisterOutputs)
+        if (4 * FragRows * FragCols > 2 * Opts.MaxRegisterOutputs)
           continue;
         for (long Tile : {16, 32, 64}) {
           Schedule Sch;
