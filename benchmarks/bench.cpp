@@ -18,6 +18,7 @@
 #include "report.h"
 
 #include "loopy/loopy.h"
+#include "loopy/Support/Half.h"
 
 #include <dlfcn.h>
 
@@ -138,12 +139,19 @@ double sgemmRate(cublasHandle_t H, const Stream &S) {
 /// magnitude of \p B; elements NaN in both (written by neither: still
 /// poisoned) are skipped, a NaN in one only gives infinity.
 double maxError(const std::vector<unsigned char> &A,
-                const std::vector<unsigned char> &B, size_t ElementBytes) {
+                const std::vector<unsigned char> &B, loopy::DType Type) {
+  size_t ElementBytes = loopy::dtypeSize(Type);
   auto At = [&](const std::vector<unsigned char> &V, size_t I) {
     if (ElementBytes == 8) {
       double D;
       std::memcpy(&D, V.data() + 8 * I, 8);
       return D;
+    }
+    if (ElementBytes == 2) {
+      uint16_t H;
+      std::memcpy(&H, V.data() + 2 * I, 2);
+      return double(Type == loopy::DType::BF16 ? loopy::bf16ToFloat(H)
+                                               : loopy::f16ToFloat(H));
     }
     float F;
     std::memcpy(&F, V.data() + 4 * I, 4);
@@ -193,6 +201,10 @@ std::vector<unsigned char> initialData(const ArraySpec &A, std::mt19937 &Gen) {
     if (A.ElementBytes == 8) {
       double D = F;
       std::memcpy(Host.data() + 8 * I, &D, 8);
+    } else if (A.ElementBytes == 2) {
+      uint16_t H = A.Type == loopy::DType::BF16 ? loopy::floatToBf16(F)
+                                                : loopy::floatToF16(F);
+      std::memcpy(Host.data() + 2 * I, &H, 2);
     } else {
       std::memcpy(Host.data() + 4 * I, &F, 4);
     }
@@ -291,11 +303,14 @@ Row runCase(const Case &C, Gpu &G, const std::string &Db, size_t Budget,
           continue;
         std::vector<unsigned char> Theirs(A.Elements * A.ElementBytes);
         Sets[0].at(A.Name).download(Theirs.data());
-        double E = maxError(Mine[A.Name], Theirs, A.ElementBytes);
+        double E = maxError(Mine[A.Name], Theirs, A.Type);
         R.MaxError = std::max(R.MaxError, E);
         // Two results, each within the tolerance of the exact one
         // (Interp/Compare.h: 16 eps (1 + sqrt(terms)) per kernel).
-        double Eps = A.ElementBytes == 8 ? 2.220446e-16 : 1.192093e-7;
+        double Eps = A.Type == loopy::DType::F64    ? 2.220446e-16
+                     : A.Type == loopy::DType::F16  ? 9.765625e-4
+                     : A.Type == loopy::DType::BF16 ? 7.8125e-3
+                                                    : 1.192093e-7;
         if (!(E <= 2 * 16 * Eps * C.ToleranceTerms)) {
           R.Ok = false;
           R.Error = "output " + A.Name + " differs from " + C.Reference + " by " +

@@ -57,6 +57,7 @@ std::vector<ArraySpec> arraysOf(const LoadedFile &F) {
       S.Name = A.Name;
       S.Elements = loopy::elementCount(Extents, Strides);
       S.ElementBytes = loopy::dtypeSize(A.Type);
+      S.Type = A.Type;
       S.Input = A.Mode != loopy::ArgMode::Out;
       S.Output = A.Mode != loopy::ArgMode::In;
       S.Shape.Extents = Extents;

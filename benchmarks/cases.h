@@ -36,6 +36,7 @@ struct ArraySpec {
   std::string Name;
   size_t Elements = 0;
   size_t ElementBytes = 4;
+  loopy::DType Type = loopy::DType::F32;
   /// The first kernel that uses it reads it: it starts with random values
   /// (otherwise poisoned).
   bool Input = true;

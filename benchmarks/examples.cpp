@@ -55,6 +55,23 @@ std::vector<Case> exampleCases(const std::string &Dir) {
   Gemm("4097^3", 4097, 4097, 4097, false);
   Gemm("8192x8192x512", 8192, 8192, 512, false);
   {
+    // bf16 operands, f32 products and sums, as cuBLAS's GemmEx computes
+    // with CUBLAS_COMPUTE_32F.
+    long N = 4096;
+    Case C = example(Dir, "matmul bf16", "4096^3", "matmul_bf16.loop",
+                     {{"n", N}, {"m", N}, {"l", N}}, "cublasGemmEx bf16", false);
+    C.Budget = 128;
+    C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
+      float One = 1, Zero = 0;
+      check(cublasGemmEx(H, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &One,
+                         ptr<void>(B, "b"), CUDA_R_16BF, N, ptr<void>(B, "a"),
+                         CUDA_R_16BF, N, &Zero, ptr<void>(B, "c"), CUDA_R_32F,
+                         N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+            "cublasGemmEx");
+    };
+    Cs.push_back(C);
+  }
+  {
     long N = 4096;
     Case C = example(Dir, "matmul f64", "4096^3", "matmul_f64.loop",
                      {{"n", N}, {"m", N}, {"l", N}}, "cublasDgemm", false);
