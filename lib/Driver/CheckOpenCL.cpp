@@ -262,7 +262,10 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     auto MakeIsl = [] { return std::make_unique<IslContext>(); };
     auto Work = [&](IslContext &Isl, size_t B) {
       auto Build = [&](const std::vector<size_t> &Members) {
-        std::string Source = printPrelude(Dialect::OpenCL);
+        PreludeParts Parts = PreludeParts::none();
+        for (size_t I : Members)
+          Parts.add(*Lowered[I]);
+        std::string Source = printPrelude(Dialect::OpenCL, Parts);
         for (size_t I : Members)
           Source += printKernels(*Lowered[I], Dialect::OpenCL);
         // The check is about results, not speed: unoptimised code builds

@@ -20,17 +20,24 @@ enum class Dialect { CUDA, OpenCL };
 /// statement (two where a statement's blocks add into its outputs).
 std::string printProgram(const device::DeviceProgram &P, Dialect D);
 
+/// What a source's prelude must define for the kernels it holds: the
+/// atomic additions of reductions split across blocks, the integer
+/// division of the language (defined for every divisor), the 16-bit float
+/// types and their conversions, the asynchronous copies to shared memory,
+/// the matrix instructions. Every part on by default.
+struct PreludeParts {
+  bool Atomics = true, IntDivision = true, Half = true, Async = true,
+       Mma = true;
+  /// No part: what add() then turns on.
+  static PreludeParts none() { return {false, false, false, false, false}; }
+  /// Turns on what the kernels of \p P need.
+  void add(const device::DeviceProgram &P);
+};
+
 /// The pieces of printProgram, for sources that hold several programs: the
-/// prelude (types and helpers, once per source; with \p Atomics also the
-/// atomic additions of reductions split across blocks, with
-/// \p IntDivision the integer division of the language, defined for every
-/// divisor, with \p Half the 16-bit float types and their conversions,
-/// with \p Async the asynchronous copies to shared memory, with \p Mma
-/// the matrix instructions) and the kernel
-/// functions.
-std::string printPrelude(Dialect D, bool Atomics = true,
-                         bool IntDivision = true, bool Half = true,
-                         bool Async = true, bool Mma = true);
+/// prelude (types and helpers, once per source, with \p Parts) and the
+/// kernel functions.
+std::string printPrelude(Dialect D, const PreludeParts &Parts = {});
 std::string printKernels(const device::DeviceProgram &P, Dialect D);
 
 } // namespace loopy
