@@ -125,7 +125,9 @@ static void printResult(std::ostream &OS, const Kernel &K,
         ++Counts[static_cast<int>(V.Result.Status)];
     OS << "// search: " << R.Variants.size() << " of " << R.PlannedVariants
        << " variants tried (";
-    if (TO.Exhaustive)
+    if (R.OneVariant)
+      OS << "--variant";
+    else if (TO.Exhaustive)
       OS << "--exhaustive";
     else
       OS << "--budget=" << (TO.Budget ? TO.Budget : TuneOptions::DefaultBudget)
@@ -151,7 +153,10 @@ static void printResult(std::ostream &OS, const Kernel &K,
        << fixed(R.RunSeconds, 1) << " s, checks " << fixed(R.CheckSeconds, 1)
        << " s, timing " << fixed(R.TimingSeconds, 1) << " s); seed "
        << TO.Seed << "\n";
-    if (R.DatabaseInMemory)
+    if (R.OneVariant)
+      OS << "// not stored: --variant times one variant and keeps no "
+            "result\n";
+    else if (R.DatabaseInMemory)
       OS << "// not stored: " << R.Database.string()
          << " is a device, so the tuning database lived in memory\n";
     else
@@ -230,6 +235,7 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
     break;
   }
   TO.Retune = Opts.Retune;
+  TO.Variant = Opts.Variant;
   TO.Gpus = Opts.Gpus;
   TO.OccupancyTries = Opts.OccupancyTries;
   if (Opts.Verify == CompileOptions::VerifyKind::Whole)

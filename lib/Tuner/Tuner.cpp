@@ -775,7 +775,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   TuneResult Result = startResult(R, Opts, W.device());
   TuningDB Db(Result.Database);
   Result.DatabaseInMemory = Db.inMemory();
-  if (!Opts.Retune && readStored(Db, Result, Warn))
+  bool One = !Opts.Variant.empty();
+  if (!Opts.Retune && !One && readStored(Db, Result, Warn))
     return Result;
 
   auto Planning = Clock::now();
@@ -784,6 +785,13 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     throw TuneError(Planned.failure().Message);
   std::vector<Variant> Vs = std::move(*Planned);
   Result.PlannedVariants = Vs.size();
+  if (One) {
+    std::string Error;
+    std::optional<Variant> V = findVariant(K, Vs, Opts.Variant, Error);
+    if (!V)
+      throw TuneError("--variant=" + Opts.Variant + ": " + Error);
+    Vs = {std::move(*V)};
+  }
   size_t Budget = Opts.Budget ? Opts.Budget : TuneOptions::DefaultBudget;
   size_t N = Opts.Exhaustive ? Vs.size() : std::min(Budget, Vs.size());
   // Two rounds where the budget leaves variants out (Tuner/Search.h): a
@@ -1197,7 +1205,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   // The occupancy round: the fastest one-kernel variants whose registers
   // bounded their blocks per multiprocessor, again with one block more
   // asked of the compiler.
-  if (Opts.OccupancyTries > 0) {
+  if (Opts.OccupancyTries > 0 && !One) {
     unsigned Round = 1;
     for (const TunedVariant &Row : Rows)
       Round = std::max(Round, Row.Round);
@@ -1278,7 +1286,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   std::vector<VariantResult> Stored;
   for (const TunedVariant &V : Result.Variants)
     Stored.push_back(V.Result);
-  Db.store(Result.Key, Rec, Stored);
+  if (!One)
+    Db.store(Result.Key, Rec, Stored);
+  Result.OneVariant = One;
   return Result;
 }
 

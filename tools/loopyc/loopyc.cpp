@@ -64,11 +64,18 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
   if (Opts.Tune && !Emit.empty() && Opts.Emit != EmitKind::CUDA)
     return "--tune prints the winner's CUDA source; " + Emit +
            " cannot go with it";
-  if (Opts.Tune && (Variant || All))
-    return "--tune chooses the variant; --variant and --all-variants cannot "
-           "go with it";
+  if (Opts.Tune && All)
+    return "--tune chooses the variant; --all-variants cannot go with it "
+           "(--variant=SCHEDULE times that one variant)";
   if (Variant && All)
     return "--all-variants and --variant exclude each other";
+  if (Opts.Tune && Variant)
+    for (const char *Search : {"budget", "exhaustive", "search",
+                               "occupancy-tries", "gpus"})
+      if (R.count(Search))
+        return std::string("--variant with --tune times that one variant; "
+                           "--") +
+               Search + " cannot go with it";
   if (Check && !Emit.empty())
     return "--check prints a report of the variants it ran; " + Emit +
            " cannot go with it";
@@ -162,7 +169,8 @@ void addOptions(cxxopts::Options &Options) {
       ("format", "with --emit=variants, --check or --tune: text (default) "
                  "or json, one array",
        cxxopts::value<std::string>(), "FORMAT")
-      ("variant", "emit the variant with this schedule string or index",
+      ("variant", "emit the variant with this schedule string or index "
+                  "(with --tune: time it alone, storing nothing)",
        cxxopts::value<std::string>(), "SCHEDULE")
       ("all-variants", "emit or check every variant of each kernel",
        cxxopts::value<bool>()->default_value("false"))

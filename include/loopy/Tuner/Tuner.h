@@ -59,6 +59,11 @@ struct TuneOptions {
   unsigned OccupancyTries = 3;
   /// Search again even where the database holds a result (and replace it).
   bool Retune = false;
+  /// Where not empty: time this variant alone (a name findVariant takes:
+  /// schedule strings, or an index into the ranked list), verified as any
+  /// other, with neither the database read nor written, nor an occupancy
+  /// round.
+  std::string Variant;
   /// Seed of the random inputs.
   unsigned long Seed = 1;
   /// The tuning database; empty for defaultTuningDbPath().
@@ -165,6 +170,9 @@ struct TuneResult {
   std::filesystem::path Database;
   /// The database was a character device (/dev/null): nothing was stored.
   bool DatabaseInMemory = false;
+  /// The search timed the one variant TuneOptions::Variant names and
+  /// stored nothing.
+  bool OneVariant = false;
   /// Variants tried that had a better-ranked one's code (SameAs).
   size_t SameCode = 0;
   /// GPUs the search ran on (TuneOptions::Gpus).
