@@ -5,7 +5,8 @@
 # a search spreads over every GPU of the host, that the 8- and 16-bit
 # integer types tune and verify, that the occupancy round's variants with
 # launch bounds run, that variants with asynchronous copies verify, that
-# variants on the tensor cores (mma) verify, that
+# variants on the tensor cores (mma) verify, that variants with more
+# buffers per stage (async:N) verify, timed alone (--tune --variant), that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
 # that the API reads a tuning back in at most 0.1 s, and run the embedding
@@ -126,6 +127,34 @@ if [ $status = 0 ] && grep -q ' ok  .* async' "$work/occupancy.out" &&
 else
   echo "FAIL async copies (exit $status)"; cat "$work/async.out" "$work/async.err"; grep async "$work/occupancy.out"; failed=1
 fi
+
+# More buffers per stage (async:N): the copies run N - 1 tiles ahead and
+# each tile waits with the later tiles' groups in flight. Timed one at a
+# time (--tune --variant, which stores nothing): 4-byte copies with partial
+# tiles, 16-byte ones, and the tensor cores' stages, each verified.
+one_variant() {
+  local name="$1" file="$2" schedule="$3"; shift 3
+  if "$bin/loopyc" "$root/examples/$file" "$@" --tune --variant="$schedule"        >"$work/$name.out" 2>"$work/$name.err" &&
+     grep -qxF "// winner: $schedule" "$work/$name.out" &&
+     grep -q "^// search: 1 of [0-9]* variants tried (--variant): 1 verified and timed, 0 wrong, 0 failed" "$work/$name.out" &&
+     grep -q "^// not stored: --variant times one variant" "$work/$name.out"; then
+    echo "PASS one variant $name: $(grep '^// time: ' "$work/$name.out")"
+  else
+    echo "FAIL one variant $name"; cat "$work/$name.out" "$work/$name.err"; failed=1
+  fi
+}
+one_variant buffers3_odd matmul.loop \
+  'i:g.y,t.y*8,ilp8 j:g.x,t.x*16,ilp4 k:seq*16 prefetch:a,b pipelined async:3' \
+  -D n=1001 -D m=999 -D l=1003
+one_variant buffers4_odd matmul.loop \
+  'i:g.y,t.y*8,ilp8 j:g.x,t.x*16,ilp4 k:seq*8 prefetch:a,b pipelined async:4' \
+  -D n=1001 -D m=999 -D l=1003
+one_variant buffers3 matmul.loop \
+  'i:g.y,t.y*8,ilp8 j:g.x,t.x*16,ilp4 k:seq*16 prefetch:a,b pipelined async:3' \
+  -D n=2048 -D m=2048 -D l=2048
+one_variant buffers4_mma matmul_bf16.loop \
+  'i:g.y,t.y*8,ilp8s j:g.x,t.x*4,ilp8s2 k:seq*16 prefetch:a,b pipelined async:4 mma:2x4' \
+  -D n=1024 -D m=1024 -D l=1040
 
 # Candidates with a better-ranked one's code (conv2d's reduction chunks
 # past its 3-wide window) are neither compiled nor timed again: the search

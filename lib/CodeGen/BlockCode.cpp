@@ -14,6 +14,10 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 
+#include <isl/aff.h>
+#include <isl/space.h>
+
+#include <algorithm>
 #include <functional>
 
 namespace loopy {
@@ -167,11 +171,46 @@ NodeList blockCode(CodeGenState &G) {
     isl::set UPart = KSplit
                          ? Project(M.Ext.intersect_params(KSplit->Partial), true)
                          : isl::set();
+    // Asynchronous copies run Ahead tiles ahead of the computed tile
+    // (the schedule's buffers less one), stages through registers one:
+    // with both kinds and Ahead > 1, their fetches are instances apart
+    // (U_fetch_reg).
+    bool AnyAsync = std::any_of(G.Stages.begin(), G.Stages.end(),
+                                [](const Stage &St) { return St.Async; });
+    bool AnyReg = std::any_of(G.Stages.begin(), G.Stages.end(),
+                              [](const Stage &St) { return !St.Async; });
+    long Ahead = Pipe && AnyAsync ? Sch.Buffers - 1 : 1;
     if (Pipe) {
-      Add(UBody, "U_store", 1, true, 0, 0);
-      Add(UFull, "U_fetch", 1, true, -1, 1);
+      // The tile's wait lets the copies of the tiles after it stay in
+      // flight, as many as were issued: up to Ahead - 1, fewer at the end
+      // of the reduction. U_store_wJ waits with J groups pending, on the
+      // tiles followed by J more and (below Ahead - 1) no further one.
+      auto Followed = [&](long J) {
+        // { [..., kt] : [..., kt + J] in UBody }
+        isl_space *Sp = isl_space_map_from_set(UBody.get_space().release());
+        isl_multi_aff *Shift = isl_multi_aff_identity(Sp);
+        unsigned Last = isl_multi_aff_dim(Shift, isl_dim_out) - 1;
+        isl_aff *A = isl_multi_aff_get_aff(Shift, Last);
+        Shift = isl_multi_aff_set_aff(Shift, Last,
+                                      isl_aff_add_constant_si(A, int(J)));
+        return UBody.intersect(isl::manage(
+            isl_set_preimage_multi_aff(UBody.copy(), Shift)));
+      };
+      for (long J = 0; J < Ahead; ++J) {
+        isl::set W = J ? Followed(J) : UBody;
+        if (J + 1 < Ahead)
+          W = W.subtract(Followed(J + 1));
+        std::string Name = J ? "U_store_w" + std::to_string(J) : "U_store";
+        Add(W, Name.c_str(), 1, true, 0, 0);
+      }
+      Add(UFull, "U_fetch", 1, true, -Ahead, 1);
       if (KSplit)
-        Add(UPart, "U_fetch_part", 1, true, -1, 1);
+        Add(UPart, "U_fetch_part", 1, true, -Ahead, 1);
+      if (AnyReg && Ahead > 1) {
+        Add(UFull, "U_fetch_reg", 1, true, -1, 1);
+        if (KSplit)
+          Add(UPart, "U_fetch_reg_part", 1, true, -1, 1);
+      }
     }
     Add(UFull, "U_body", 1, true, 0, Pipe ? 2 : 0);
     if (KSplit)
@@ -231,14 +270,22 @@ NodeList blockCode(CodeGenState &G) {
       }
       // A fetch loads the tile its instance names: the split's context on
       // the tile applies to it (loadCode renames the tile parameter).
-      bool Part = T == "U_body_part" || T == "U_fetch_part";
+      bool Part = T == "U_body_part" || T == "U_fetch_part" ||
+                  T == "U_fetch_reg_part";
       isl::set Ctx = !KSplit ? UniformCtx
                      : Part  ? UniformCtx.intersect(KSplit->Partial)
                              : UniformCtx.intersect(KSplit->Full);
-      if (T == "U_store")
-        return pipelinedLoads(G, N, false, UniformCtx, NO);
-      if (T == "U_fetch" || T == "U_fetch_part")
-        return pipelinedLoads(G, N, true, Ctx, NO + NR);
+      // Which stages a fetch loads: every one where all run one tile
+      // ahead, else the asynchronous ones or those through registers.
+      Fetched Which = Ahead == 1 ? Fetched::All : Fetched::Async;
+      if (T == "U_fetch_reg" || T == "U_fetch_reg_part")
+        Which = Fetched::Registers;
+      if (T.rfind("U_store", 0) == 0) {
+        long Pending = T == "U_store" ? 0 : std::stol(T.substr(9));
+        return pipelinedLoads(G, N, false, UniformCtx, NO, Which, Pending);
+      }
+      if (T.rfind("U_fetch", 0) == 0)
+        return pipelinedLoads(G, N, true, Ctx, NO + NR, Which);
       NodeList Body = uniformBody(G, Ctx);
       if (Part)
         unrollLess(G, Body);
@@ -252,9 +299,9 @@ NodeList blockCode(CodeGenState &G) {
                            NodeList Body) {
       isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(N));
       std::vector<std::string> Names = M.SeqParams;
-      bool Fetch = T == "U_fetch" || T == "U_fetch_part";
+      bool Fetch = T.rfind("U_fetch", 0) == 0;
       if (M.Tiled && (Fetch || T == "U_body" || T == "U_body_part" ||
-                      T == "U_store")) {
+                      T.rfind("U_store", 0) == 0)) {
         for (const std::string &R : M.OuterParams)
           Names.push_back(R);
         if (!Fetch) // the fetch binds its tile to NextTile itself

@@ -205,11 +205,11 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
   if (Part == LoadPart::Whole) {
     Load(Lines, Target);
   } else if (Part == LoadPart::AsyncFetch) {
-    // Into the buffer of the fetched tile's parity, which no thread reads
-    // during this tile; a vector as one copy (chooseLoadVectors). Skipped
-    // elements are outside the footprint, never read.
+    // Into the fetched tile's buffer, which no thread reads during this
+    // tile; a vector as one copy (chooseLoadVectors). Skipped elements are
+    // outside the footprint, never read.
     Stage Next = St;
-    Next.Parity = "(" + G.NextTile + " & 1)";
+    Next.Parity = bufferOfTile(G.NextTile, St.Buffers);
     std::vector<std::string> R(Coord.begin(), Coord.begin() + N);
     auto C = std::make_unique<Node>(Node::Kind::AsyncCopy);
     C->Text = Next.element(R);
@@ -280,18 +280,19 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
   return Out;
 }
 
-/// One half of the pipelined loads of every stage: the fetch of a tile
-/// into registers (its tile number is the uniform instance's, bound to
-/// NextTile), or the store of the fetched tile to shared memory, then a
-/// barrier before the tile is computed.
 NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
-                        const isl::set &Uniform, unsigned NO) {
+                        const isl::set &Uniform, unsigned NO, Fetched Which,
+                        long Pending) {
   const Statement &S = *G.M.S;
   NodeList Out;
-  bool Async = std::any_of(G.Stages.begin(), G.Stages.end(),
-                           [](const Stage &St) { return St.Async; });
-  bool Registers = std::any_of(G.Stages.begin(), G.Stages.end(),
-                               [](const Stage &St) { return !St.Async; });
+  auto Chosen = [&](const Stage &St) {
+    return Which == Fetched::All ||
+           St.Async == (Which == Fetched::Async);
+  };
+  bool Async = false, Registers = false;
+  for (const Stage &St : G.Stages)
+    if (Chosen(St))
+      (St.Async ? Async : Registers) = true;
   if (Fetch) {
     // The instance's arguments: the sequential outputs, then the tile.
     isl::ast_expr Call = isl::manage(isl_ast_node_user_get_expr(User));
@@ -301,20 +302,28 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
     D->Iter = G.NextTile;
     D->Init = printAstExpr(Arg);
     auto C = std::make_unique<Node>(Node::Kind::Comment);
-    C->Text = !Async ? "fetch the next tile of the staged reads into "
-                       "registers"
-              : Registers ? "fetch the next tile of the staged reads into "
-                            "registers or, asynchronously, their buffers"
-                          : "copy the next tile of the staged reads into "
-                            "their buffers, asynchronously";
+    // The next tile, or with more buffers (Fetched::Async) a later one.
+    std::string Tile = Which == Fetched::Async ? "a later" : "the next";
+    C->Text = !Async ? "fetch " + Tile + " tile of the staged reads into "
+                                         "registers"
+              : Registers ? "fetch " + Tile +
+                                " tile of the staged reads into registers "
+                                "or, asynchronously, their buffers"
+                          : "copy " + Tile + " tile of the staged reads "
+                                             "into their buffers, "
+                                             "asynchronously";
     Out.push_back(std::move(C));
     auto B = std::make_unique<Node>(Node::Kind::Block);
     B->Body.push_back(std::move(D));
     for (const Stage &St : G.Stages)
-      for (NodePtr &X :
-           loadCode(G, St, Uniform,
-                    St.Async ? LoadPart::AsyncFetch : LoadPart::Fetch))
-        B->Body.push_back(std::move(X));
+      if (Chosen(St))
+        for (NodePtr &X :
+             loadCode(G, St, Uniform,
+                      St.Async ? LoadPart::AsyncFetch : LoadPart::Fetch))
+          B->Body.push_back(std::move(X));
+    // The tile's copies make one group, which the waits count.
+    if (Async)
+      B->Body.push_back(std::make_unique<Node>(Node::Kind::AsyncCommit));
     Out.push_back(std::move(B));
     return Out;
   }
@@ -328,11 +337,21 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
     for (NodePtr &X : loadCode(G, St, Uniform, LoadPart::Store))
       Out.push_back(std::move(X));
   }
-  if (Async) {
+  bool AnyAsync = std::any_of(G.Stages.begin(), G.Stages.end(),
+                              [](const Stage &St) { return St.Async; });
+  if (AnyAsync) {
     auto C = std::make_unique<Node>(Node::Kind::Comment);
-    C->Text = "wait for this tile's asynchronous copies";
+    C->Text = Pending == 0
+                  ? "wait for this tile's asynchronous copies"
+                  : "wait for this tile's asynchronous copies; the next " +
+                        (Pending == 1 ? std::string("tile's stay")
+                                      : std::to_string(Pending) +
+                                            " tiles' stay") +
+                        " in flight";
     Out.push_back(std::move(C));
-    Out.push_back(std::make_unique<Node>(Node::Kind::AsyncWait));
+    auto W = std::make_unique<Node>(Node::Kind::AsyncWait);
+    W->Count = Pending;
+    Out.push_back(std::move(W));
   }
   Out.push_back(std::make_unique<Node>(Node::Kind::Barrier));
   return Out;

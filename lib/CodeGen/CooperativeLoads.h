@@ -29,14 +29,22 @@ enum class LoadPart { Whole, Fetch, Store, AsyncFetch };
 device::NodeList loadCode(CodeGenState &G, const Stage &St,
                           const isl::set &Uniform, LoadPart Part);
 
-/// One half of the pipelined loads of every stage at the uniform user node
-/// \p User: the fetch of the next tile into registers (\p Fetch; its tile
-/// is the instance's argument after the \p NO sequential outputs), or the
-/// store of the fetched tile to shared memory and a barrier. With async
-/// copies the fetch copies into shared memory, and the store only waits
-/// for the copies before the barrier.
+/// Which stages a pipelined fetch loads: all of them, or (where the
+/// asynchronous copies run further ahead) those it copies asynchronously
+/// or those through registers.
+enum class Fetched { All, Async, Registers };
+
+/// One half of the pipelined loads of the stages \p Which at the uniform
+/// user node \p User: the fetch of a later tile into registers (\p Fetch;
+/// its tile is the instance's argument after the \p NO sequential
+/// outputs), or the store of the fetched tile to shared memory and a
+/// barrier. With async copies the fetch copies into shared memory as one
+/// group of copies, and the store only waits for the copies, all but the
+/// last \p Pending groups, before the barrier.
 device::NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
-                                const isl::set &Uniform, unsigned NO);
+                                const isl::set &Uniform, unsigned NO,
+                                Fetched Which = Fetched::All,
+                                long Pending = 0);
 
 } // namespace loopy
 

@@ -115,8 +115,9 @@ DeviceKernel declareKernel(const CodeGenState &G) {
       What += ", transposed";
     std::vector<long> Dims = St.Padded;
     if (!St.Parity.empty()) {
-      Dims.insert(Dims.begin(), 2);
-      What += ", two tiles";
+      Dims.insert(Dims.begin(), St.Buffers);
+      What += St.Buffers == 2 ? ", two tiles"
+                              : ", " + std::to_string(St.Buffers) + " tiles";
     }
     DK.Shared.push_back(
         {St.Buf, T, Dims, What, St.Vector > 1 ? St.Vector * dtypeSize(T) : 0});

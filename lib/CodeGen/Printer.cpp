@@ -36,8 +36,10 @@ struct Spelling {
   /// instructions; the rest is the same bit arithmetic in both dialects.
   const char *HalfPrelude;
   /// loopy_copy_async4, 8 and 16 (shared destination, global source: that
-  /// many bytes, aligned to them) and loopy_wait_async, which waits for
-  /// the thread's copies: cp.async on sm_80 and later, plain copies before.
+  /// many bytes, aligned to them), loopy_commit_async, which closes the
+  /// thread's group of copies, and loopy_wait_async(N), which waits for
+  /// all its groups but the N latest: cp.async on sm_80 and later, plain
+  /// copies before.
   /// Empty in OpenCL, which prints the copies as assignments.
   const char *AsyncPrelude;
   /// loopy_pack2 (two 16-bit elements in a register, the first in the low
@@ -141,11 +143,13 @@ const Spelling CudaSpelling = {
     "static __device__ __forceinline__ void loopy_copy_async4(void *d, const void *s) { LOOPY_COPY_ASYNC(\"ca\", 4, d, s); }\n"
     "static __device__ __forceinline__ void loopy_copy_async8(void *d, const void *s) { LOOPY_COPY_ASYNC(\"ca\", 8, d, s); }\n"
     "static __device__ __forceinline__ void loopy_copy_async16(void *d, const void *s) { LOOPY_COPY_ASYNC(\"cg\", 16, d, s); }\n"
-    "static __device__ __forceinline__ void loopy_wait_async() {\n"
     "#if __CUDA_ARCH__ >= 800\n"
-    "  asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
-    "#endif\n"
-    "}\n",
+    "#define loopy_commit_async() asm volatile(\"cp.async.commit_group;\\n\" ::: \"memory\")\n"
+    "#define loopy_wait_async(pending) asm volatile(\"cp.async.wait_group \" #pending \";\\n\" ::: \"memory\")\n"
+    "#else\n"
+    "#define loopy_commit_async()\n"
+    "#define loopy_wait_async(pending)\n"
+    "#endif\n",
     "static __device__ __forceinline__ unsigned loopy_pack2(unsigned short lo, unsigned short hi) {\n"
     "  return (unsigned)lo | ((unsigned)hi << 16);\n"
     "}\n"
@@ -546,10 +550,16 @@ void Printer::node(const Node &N) {
     }
     return;
   }
+  case Node::Kind::AsyncCommit:
+    if (Sp.AsyncPrelude[0]) {
+      indent();
+      OS << "loopy_commit_async();\n";
+    }
+    return;
   case Node::Kind::AsyncWait:
     if (Sp.AsyncPrelude[0]) {
       indent();
-      OS << "loopy_wait_async();\n";
+      OS << "loopy_wait_async(" << N.Count << ");\n";
     }
     return;
   case Node::Kind::MatrixLoad:

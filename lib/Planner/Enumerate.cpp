@@ -200,7 +200,9 @@ void enumerateMma(const Kernel &K, const Statement &S,
           Sch.Pipelined = true;
           Out.push_back(Sch);
           Sch.Async = true;
-          Out.push_back(Sch);
+          // Two to four buffers: the copies one to three tiles ahead.
+          for (Sch.Buffers = 2; Sch.Buffers <= 4; ++Sch.Buffers)
+            Out.push_back(Sch);
         }
       }
 }
@@ -556,11 +558,13 @@ void enumerateGrid(const Kernel &K, const Statement &S,
           P.Pipelined = true;
           if (validateSchedule(P, K, S).empty())
             Out.push_back(P);
-          // And with the next tile copied asynchronously into its buffer,
-          // where the stages alternate between two.
+          // And with later tiles copied asynchronously into their
+          // buffers: the next one into the other of two, or with three
+          // buffers the one after too.
           P.Async = true;
-          if (validateSchedule(P, K, S).empty())
-            Out.push_back(P);
+          for (P.Buffers = 2; P.Buffers <= 3; ++P.Buffers)
+            if (validateSchedule(P, K, S).empty())
+              Out.push_back(P);
         }
       }
     }
@@ -586,9 +590,12 @@ static std::string figuresKey(const Schedule &Sch) {
   Key += "r" + std::to_string(Sch.registerOutputs()) + " p";
   for (unsigned P : Sch.Prefetch)
     Key += std::to_string(P) + ",";
-  // Pipelined stages may be double-buffered: twice the shared memory.
+  // Pipelined stages may be double-buffered: twice the shared memory, or
+  // with more buffers more.
   if (Sch.Pipelined)
     Key += " pipelined";
+  if (Sch.Async && Sch.Buffers != 2)
+    Key += " buffers" + std::to_string(Sch.Buffers);
   // The tensor cores' stages have rows of their own.
   if (Sch.Mma)
     Key += " mma";

@@ -130,6 +130,7 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
     Base.Prefetch.clear();
     Base.Pipelined = false;
     Base.Async = false;
+    Base.Buffers = 2;
     std::unique_ptr<FiguresMemo::Entry> &Slot =
         Memo->Entries[Base.str(K, S)];
     // An entry that neither failed nor was mapped was cut short by isl's
@@ -175,7 +176,7 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
       P *= St.Padded[D];
     }
     F.StageElements.push_back(N);
-    Buffers.push_back(St.Parity.empty() ? P : 2 * P);
+    Buffers.push_back(St.Buffers * P);
   }
   if (M.BlockRed)
     for (const Accumulator &A : M.Accs)

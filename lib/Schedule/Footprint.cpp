@@ -14,6 +14,13 @@
 
 namespace loopy {
 
+std::string bufferOfTile(const std::string &Tile, long Buffers) {
+  // A power of two masks; the tile is never negative.
+  if ((Buffers & (Buffers - 1)) == 0)
+    return "(" + Tile + " & " + std::to_string(Buffers - 1) + ")";
+  return "(" + Tile + " % " + std::to_string(Buffers) + ")";
+}
+
 std::string Stage::element(const std::vector<std::string> &Box) const {
   std::string T = Buf;
   if (!Parity.empty())
@@ -162,8 +169,10 @@ Expected<std::vector<Stage>> stageReads(StatementMapping &M,
     layOut(M, St, Acc, dtypeSize(A.Type));
     if (Sch.Pipelined)
       St.Next = M.Names.fresh(A.Name + "_next");
-    if (M.doubleBuffered())
-      St.Parity = "(" + M.TileParam + " & 1)";
+    if (M.doubleBuffered()) {
+      St.Buffers = Sch.Async ? Sch.Buffers : 2;
+      St.Parity = bufferOfTile(M.TileParam, St.Buffers);
+    }
     Stages.push_back(std::move(St));
   }
   return Stages;

@@ -106,8 +106,11 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
   }
   if (Pipelined)
     OS << (First ? "" : " ") << "pipelined";
-  if (Async)
+  if (Async) {
     OS << (First ? "" : " ") << "async";
+    if (Buffers != 2)
+      OS << ":" << Buffers;
+  }
   if (MinBlocks)
     OS << (First ? "" : " ") << "minblocks:" << MinBlocks;
   if (Mma) {
@@ -238,12 +241,24 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
     size_t Colon = Word.find(':');
     if (Colon == std::string::npos) {
       Error = "expected 'index:mapping', 'prefetch:arrays', 'pipelined', "
-              "'async', 'mma' or 'minblocks:N', found " +
+              "'async', 'async:N', 'mma' or 'minblocks:N', found " +
               quote(Word);
       return std::nullopt;
     }
     std::string Name = Word.substr(0, Colon);
     std::string_view Spec = std::string_view(Word).substr(Colon + 1);
+    // async:N, where N starts with a digit as no index mapping does.
+    if (Name == "async" && !Spec.empty() &&
+        std::isdigit(static_cast<unsigned char>(Spec[0]))) {
+      if (!parseLong(Spec, Sch.Buffers) || Sch.Buffers < 2 ||
+          Sch.Buffers > 8) {
+        Error = "malformed " + quote(Word) +
+                "; expected async:N, the buffers of each stage, 2 to 8";
+        return std::nullopt;
+      }
+      Sch.Async = true;
+      continue;
+    }
     // Likewise mma: its warps start with a digit.
     if (Name == "mma" && !Spec.empty() &&
         std::isdigit(static_cast<unsigned char>(Spec[0]))) {

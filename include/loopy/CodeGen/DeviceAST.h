@@ -41,8 +41,11 @@ struct Node {
     BlockReduce, // combine Buffer over the thread axis Ax (see below)
     VectorLoad,  // const TypeCount Iter = the Count elements from Init on
     AsyncCopy,   // the Count elements from Init on (global) to those from
-                 // Text on (shared), completed by the next AsyncWait
-    AsyncWait,   // this thread's AsyncCopy operations have completed
+                 // Text on (shared), completed by a later AsyncWait
+    AsyncCommit, // this thread's AsyncCopy operations since the last
+                 // commit form one group
+    AsyncWait,   // this thread's groups of AsyncCopy operations have
+                 // completed, all but the Count latest
     MatrixLoad,  // ldmatrix: Count 8 x 8 matrices of 16-bit elements
                  // from shared memory into the registers Args (declared
                  // before), this lane giving the row that starts at the
@@ -154,8 +157,9 @@ struct DeviceKernel {
   /// (loopy_f16, loopy_bf16, their 16 bits) and the conversions to and
   /// from float (loopy_ld_*, loopy_st_*, loopy_rn_*).
   bool Half = false;
-  /// The body copies asynchronously (AsyncCopy, AsyncWait): the prelude
-  /// defines loopy_copy_async4, 8 and 16 and loopy_wait_async.
+  /// The body copies asynchronously (AsyncCopy, AsyncCommit, AsyncWait):
+  /// the prelude defines loopy_copy_async4, 8 and 16, loopy_commit_async
+  /// and loopy_wait_async.
   bool Async = false;
   /// The body computes on the tensor cores (Mma): the prelude defines
   /// loopy_pack2 and loopy_mma_m16n8k16_f16 and _bf16; OpenCL emulates

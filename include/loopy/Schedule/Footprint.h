@@ -40,8 +40,10 @@ struct Stage {
   /// Elements the cooperative load reads as one vector along the
   /// contiguous dimension (1: one at a time); see chooseLoadVectors.
   long LoadVector = 1;
-  /// Double-buffered: the leading subscript, the reduction tile's parity.
+  /// Double-buffered: the leading subscript, the buffer of the reduction
+  /// tile (bufferOfTile), one of Buffers.
   std::string Parity;
+  long Buffers = 1;
   /// Pipelined with async copies (Schedule::Async): each load vector goes
   /// straight into the next tile's buffer as one asynchronous copy, where
   /// its elements lie side by side there, aligned (see chooseLoadVectors);
@@ -51,6 +53,10 @@ struct Stage {
   /// The buffer's element at box coordinates \p Box.
   std::string element(const std::vector<std::string> &Box) const;
 };
+
+/// Which of \p Buffers buffers the reduction tile \p Tile (a C expression,
+/// never negative) uses: its parity for two, its remainder for more.
+std::string bufferOfTile(const std::string &Tile, long Buffers);
 
 /// The smallest fixed-size box around \p Footprint, or nullopt if its
 /// extent depends on the parameters.

@@ -95,6 +95,12 @@ struct Schedule {
   /// waited for before the barrier that starts the tile, instead of
   /// holding it in registers ("async" in the string).
   bool Async = false;
+  /// With Async: the buffers of each stage ("async" is 2, "async:N" N up
+  /// to 8). The asynchronous copies run N - 1 tiles ahead of the one
+  /// computed, each tile's copies one group, of which the wait before a
+  /// tile's barrier lets the later tiles' stay in flight; stages loaded
+  /// through registers still run one tile ahead.
+  long Buffers = 2;
   /// Where not 0: the blocks of the kernel that each multiprocessor should
   /// hold at once, which the CUDA code asks of the compiler with
   /// __launch_bounds__(threads, MinBlocks), capping the registers of a
