@@ -241,6 +241,8 @@ public:
   /// The planner's constraints for the variants listed, emitted and tuned
   /// (loopyc's --min-threads, --min-blocks, --max-shared). Tuning results
   /// are kept per set of options: other options are another search.
+  /// Without them, tuning plans with the GPU's shared memory per block,
+  /// as loopyc does without --max-shared.
   Kernel &planner(const PlannerOptions &Opts);
   const PlannerOptions &plannerOptions() const;
 

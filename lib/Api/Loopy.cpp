@@ -111,6 +111,9 @@ struct Kernel::Impl {
   std::string Name;
   std::map<std::string, long> Fixed, Run;
   PlannerOptions Planner;
+  /// planner() gave the options: tuning keeps their shared-memory limit
+  /// rather than the GPU's.
+  bool PlannerGiven = false;
 };
 
 struct TunedKernel::Impl {
@@ -353,6 +356,7 @@ Kernel &Kernel::set(const std::string &Param, long Value) {
 
 Kernel &Kernel::planner(const PlannerOptions &Opts) {
   P->Planner = Opts;
+  P->PlannerGiven = true;
   return *this;
 }
 
@@ -455,6 +459,7 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
   R.KernelHash = kernelHash(**Parametric);
   TuneOptions TO;
   TO.Planner = P->Planner;
+  TO.SharedFromDevice = !P->PlannerGiven;
   TO.Budget = S.Budget;
   TO.Exhaustive = S.Exhaustive;
   TO.Retune = S.Retune;

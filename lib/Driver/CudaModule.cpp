@@ -67,11 +67,14 @@ std::string kernelArgument(const device::KernelParam &P) {
 /// The winner stored for \p Key's kernel, sizes and planner options on any
 /// device (the newest where several devices tuned it), with the device's
 /// name and its time; nullopt where there is none. The key's device fields
-/// are ignored: a module is built where no GPU may be present.
+/// are ignored: a module is built where no GPU may be present; so is the
+/// planner's limit of shared memory where \p AnySharedLimit (tuned with
+/// the device's, which differs by GPU).
 /// TuningDB looks up whole keys only, hence the query here; it reads the
 /// schema of TuningDB.cpp (version 2).
 Expected<std::optional<std::pair<std::string, std::string>>>
-storedWinner(const std::string &Path, const TuningKey &Key) {
+storedWinner(const std::string &Path, const TuningKey &Key,
+             bool AnySharedLimit) {
   sqlite3 *Db = nullptr;
   auto Fail = [&](const std::string &Why) -> Failure {
     std::string Msg = "cannot read the tuning database " + quote(Path) +
@@ -89,14 +92,22 @@ storedWinner(const std::string &Path, const TuningKey &Key) {
   sqlite3_stmt *St = nullptr;
   const char *Sql =
       "SELECT schedule, device, median_seconds FROM tuning WHERE "
-      "kernel_hash = ?1 AND fixed_params = ?2 AND planner_options = ?3 "
+      "kernel_hash = ?1 AND fixed_params = ?2 AND planner_options GLOB ?3 "
       "ORDER BY created_at DESC, id DESC LIMIT 1";
   if (sqlite3_prepare_v2(Db, Sql, -1, &St, nullptr) != SQLITE_OK)
     return Fail(std::string(sqlite3_errmsg(Db)) +
                 " (is it a tuning database of this loopyc?)");
   sqlite3_bind_text(St, 1, Key.KernelHash.c_str(), -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(St, 2, Key.FixedParams.c_str(), -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(St, 3, Key.PlannerOptions.c_str(), -1, SQLITE_TRANSIENT);
+  // The options' text holds none of GLOB's special characters; the
+  // shared limit's value becomes a wildcard where any goes.
+  std::string Options = Key.PlannerOptions;
+  if (size_t At = Options.find("max_shared="); AnySharedLimit &&
+                                               At != std::string::npos) {
+    At += 11;
+    Options.replace(At, Options.find(',', At) - At, "*");
+  }
+  sqlite3_bind_text(St, 3, Options.c_str(), -1, SQLITE_TRANSIENT);
   std::optional<std::pair<std::string, std::string>> Found;
   int Rc = sqlite3_step(St);
   if (Rc == SQLITE_ROW) {
@@ -136,7 +147,7 @@ Expected<ModuleKernel> chooseModuleKernel(CheckedSource &C, size_t KI,
     Key.KernelHash = kernelHash(**Parametric);
     Key.FixedParams = fixedParamsText(K.Fixed);
     Key.PlannerOptions = plannerOptionsText(Opts.Planner);
-    auto Stored = storedWinner(Opts.Db, Key);
+    auto Stored = storedWinner(Opts.Db, Key, Opts.SharedFromDevice);
     if (!Stored)
       return Stored.takeFailure();
     if (*Stored) {

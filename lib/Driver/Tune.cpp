@@ -246,6 +246,7 @@ static TuneOptions tuneOptions(const CompileOptions &Opts, std::ostream &Err) {
   TO.Seed = Opts.Seed;
   TO.DbPath = Opts.Db;
   TO.Planner = Opts.Planner;
+  TO.SharedFromDevice = Opts.SharedFromDevice;
   TO.Jobs = Opts.Jobs;
   TO.Plant = Opts.Plant;
   TO.PlantAt = Opts.PlantAt;

@@ -44,6 +44,13 @@ namespace loopy {
 using namespace device;
 using Clock = std::chrono::steady_clock;
 
+PlannerOptions plannerFor(const TuneOptions &Opts, const gpu::DeviceInfo &Dev) {
+  PlannerOptions P = Opts.Planner;
+  if (Opts.SharedFromDevice && Dev.SharedPerBlockOptin > 0)
+    P.MaxSharedBytes = static_cast<long>(Dev.SharedPerBlockOptin);
+  return P;
+}
+
 std::string plannerOptionsText(const PlannerOptions &Opts) {
   return "max_register_outputs=" + std::to_string(Opts.MaxRegisterOutputs) +
          ",max_shared=" + std::to_string(Opts.MaxSharedBytes) +
@@ -628,7 +635,7 @@ bool readStored(TuningDB &Db, TuneResult &Result, const Warner &Warn) {
 TuneResult startResult(const TuneRequest &R, const TuneOptions &Opts,
                        const gpu::DeviceInfo &Dev) {
   TuneResult Result;
-  Result.Key = tuningKey(R, Opts.Planner, Dev);
+  Result.Key = tuningKey(R, plannerFor(Opts, Dev), Dev);
   Result.Work = countWork(*R.K, R.Params);
   Result.Database = Opts.DbPath.empty() ? defaultTuningDbPath()
                                         : std::filesystem::path(Opts.DbPath);
@@ -780,7 +787,7 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     return Result;
 
   auto Planning = Clock::now();
-  auto Planned = planVariants(K, Opts.Planner);
+  auto Planned = planVariants(K, plannerFor(Opts, W.device()));
   if (!Planned)
     throw TuneError(Planned.failure().Message);
   std::vector<Variant> Vs = std::move(*Planned);

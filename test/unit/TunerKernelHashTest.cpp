@@ -9,6 +9,7 @@
 #include "loopy/Sema/Sema.h"
 #include "loopy/Support/Isl.h"
 #include "loopy/Tuner/KernelHash.h"
+#include "loopy/Tuner/Tuner.h"
 
 #include <gtest/gtest.h>
 
@@ -194,6 +195,23 @@ TEST(KernelHash, FixedParamsText) {
   EXPECT_EQ(fixedParamsText({}), "");
   EXPECT_EQ(fixedParamsText({{"n", 4096}, {"m", 4096}, {"k", -1}}),
             "k=-1,m=4096,n=4096");
+}
+
+TEST(TuningKey, SharedLimitFromTheDevice) {
+  // Tuning plans with what the GPU lets a block opt in to, where asked,
+  // and the key says which limit the search had.
+  gpu::DeviceInfo Dev;
+  Dev.SharedPerBlockOptin = 232448;
+  TuneOptions Opts;
+  EXPECT_EQ(plannerFor(Opts, Dev).MaxSharedBytes, 48 * 1024);
+  Opts.SharedFromDevice = true;
+  EXPECT_EQ(plannerFor(Opts, Dev).MaxSharedBytes, 232448);
+  EXPECT_NE(plannerOptionsText(plannerFor(Opts, Dev))
+                .find(",max_shared=232448,"),
+            std::string::npos);
+  // A device that does not say keeps the option's limit.
+  Dev.SharedPerBlockOptin = 0;
+  EXPECT_EQ(plannerFor(Opts, Dev).MaxSharedBytes, 48 * 1024);
 }
 
 } // namespace

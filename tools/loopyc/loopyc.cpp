@@ -258,7 +258,8 @@ void addOptions(cxxopts::Options &Options) {
        cxxopts::value<long>()->default_value("1"), "N")
       ("max-shared", "at most this many bytes of shared memory per block; "
                      "past 49152 they are allocated at launch, with the "
-                     "kernel opted in (sm_90 allows 232448)",
+                     "kernel opted in (sm_90 allows 232448); by default "
+                     "what the GPU allows where tuning, else 49152",
        cxxopts::value<long>()->default_value("49152"), "BYTES")
       ("plan-limit", "at most this many schedules analysed with isl per "
                      "kernel, and isl's work in proportion; a larger space "
@@ -507,6 +508,7 @@ int run(int argc, char **argv) {
   Opts.Planner.MinThreads = R["min-threads"].as<long>();
   Opts.Planner.MinBlocks = R["min-blocks"].as<long>();
   Opts.Planner.MaxSharedBytes = R["max-shared"].as<long>();
+  Opts.SharedFromDevice = !R.count("max-shared");
   if (Opts.Planner.MaxSharedBytes < 0 || Opts.Planner.MaxSharedBytes > 232448) {
     std::cerr << "loopyc: error: --max-shared=" << Opts.Planner.MaxSharedBytes
               << " is outside 0 to 232448 bytes, the most an sm_90 block "

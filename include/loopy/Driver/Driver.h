@@ -106,6 +106,10 @@ struct CompileOptions {
   std::string Arch = "sm_90";
   /// Planner constraints (--min-threads, --min-blocks, --max-shared).
   PlannerOptions Planner;
+  /// Without --max-shared: tuning plans with the GPU's shared memory per
+  /// block (TuneOptions::SharedFromDevice), other commands with
+  /// Planner.MaxSharedBytes.
+  bool SharedFromDevice = false;
   /// Threads that lower, compile and run variants (0: one per core).
   unsigned Jobs = 0;
   /// Bound on isl's work per kernel (0: unlimited).

@@ -71,6 +71,9 @@ struct TuneOptions {
   /// Compiled variants are cached here; empty for defaultCompileCacheDir().
   std::string CacheDir;
   PlannerOptions Planner;
+  /// The planner's limit of shared memory per block is the device's (what
+  /// a block may opt in to) rather than Planner.MaxSharedBytes.
+  bool SharedFromDevice = false;
   /// Threads that lower and compile the candidates (0: one per core).
   unsigned Jobs = 0;
   /// Testing the tuner: plant this bug (see CodeGen/Plant.h) in the
@@ -228,6 +231,10 @@ TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
 
 /// The planner's options as the database keys them:
 /// "max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,min_threads=32".
+/// The planner's options of a search on \p Dev: Opts.Planner, with the
+/// device's shared memory per block where Opts.SharedFromDevice.
+PlannerOptions plannerFor(const TuneOptions &Opts, const gpu::DeviceInfo &Dev);
+
 std::string plannerOptionsText(const PlannerOptions &Opts);
 
 /// The launches of \p P at \p Params: one per kernel whose grid is not
