@@ -8,14 +8,13 @@
 #include "ThreadCode.h"
 #include "loopy/Schedule/IslUtil.h"
 
+#include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 #include <isl/map.h>
 #include <isl/set.h>
-#include <isl/union_map.h>
-
-#include <isl/aff.h>
 #include <isl/space.h>
+#include <isl/union_map.h>
 
 #include <algorithm>
 #include <functional>
@@ -180,6 +179,7 @@ NodeList blockCode(CodeGenState &G) {
     bool AnyReg = std::any_of(G.Stages.begin(), G.Stages.end(),
                               [](const Stage &St) { return !St.Async; });
     long Ahead = Pipe && AnyAsync ? Sch.Buffers - 1 : 1;
+    const std::string StoreWaiting = "U_store_w";
     if (Pipe) {
       // The tile's wait lets the copies of the tiles after it stay in
       // flight, as many as were issued: up to Ahead - 1, fewer at the end
@@ -200,7 +200,7 @@ NodeList blockCode(CodeGenState &G) {
         isl::set W = J ? Followed(J) : UBody;
         if (J + 1 < Ahead)
           W = W.subtract(Followed(J + 1));
-        std::string Name = J ? "U_store_w" + std::to_string(J) : "U_store";
+        std::string Name = J ? StoreWaiting + std::to_string(J) : "U_store";
         Add(W, Name.c_str(), 1, true, 0, 0);
       }
       Add(UFull, "U_fetch", 1, true, -Ahead, 1);
@@ -281,8 +281,10 @@ NodeList blockCode(CodeGenState &G) {
       if (T == "U_fetch_reg" || T == "U_fetch_reg_part")
         Which = Fetched::Registers;
       if (T.rfind("U_store", 0) == 0) {
-        long Pending = T == "U_store" ? 0 : std::stol(T.substr(9));
-        return pipelinedLoads(G, N, false, UniformCtx, NO, Which, Pending);
+        long Pending =
+            T == "U_store" ? 0 : std::stol(T.substr(StoreWaiting.size()));
+        return pipelinedLoads(G, N, false, UniformCtx, NO, Fetched::All,
+                              Pending);
       }
       if (T.rfind("U_fetch", 0) == 0)
         return pipelinedLoads(G, N, true, Ctx, NO + NR, Which);

@@ -337,9 +337,7 @@ NodeList pipelinedLoads(CodeGenState &G, isl_ast_node *User, bool Fetch,
     for (NodePtr &X : loadCode(G, St, Uniform, LoadPart::Store))
       Out.push_back(std::move(X));
   }
-  bool AnyAsync = std::any_of(G.Stages.begin(), G.Stages.end(),
-                              [](const Stage &St) { return St.Async; });
-  if (AnyAsync) {
+  if (Async) {
     auto C = std::make_unique<Node>(Node::Kind::Comment);
     C->Text = Pending == 0
                   ? "wait for this tile's asynchronous copies"

@@ -787,18 +787,22 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     return Result;
 
   auto Planning = Clock::now();
-  auto Planned = planVariants(K, plannerFor(Opts, W.device()));
-  if (!Planned)
-    throw TuneError(Planned.failure().Message);
-  std::vector<Variant> Vs = std::move(*Planned);
-  Result.PlannedVariants = Vs.size();
+  std::vector<Variant> Vs;
+  // A schedule string is parsed; only a rank needs the planner's list.
+  if (!One || !namesSchedule(Opts.Variant)) {
+    auto Planned = planVariants(K, plannerFor(Opts, W.device()));
+    if (!Planned)
+      throw TuneError(Planned.failure().Message);
+    Vs = std::move(*Planned);
+  }
   if (One) {
-    std::string Error;
-    std::optional<Variant> V = findVariant(K, Vs, Opts.Variant, Error);
+    auto V = chooseVariant(K, Vs, Opts.Variant);
     if (!V)
-      throw TuneError("--variant=" + Opts.Variant + ": " + Error);
+      throw TuneError("--variant=" + Opts.Variant + ": " +
+                      V.failure().Message);
     Vs = {std::move(*V)};
   }
+  Result.PlannedVariants = Vs.size();
   size_t Budget = Opts.Budget ? Opts.Budget : TuneOptions::DefaultBudget;
   size_t N = Opts.Exhaustive ? Vs.size() : std::min(Budget, Vs.size());
   // Two rounds where the budget leaves variants out (Tuner/Search.h): a

@@ -229,12 +229,12 @@ std::string codeIdentity(const std::string &Cuda,
 TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
                     const gpu::DeviceInfo &Dev);
 
-/// The planner's options as the database keys them:
-/// "max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,min_threads=32".
 /// The planner's options of a search on \p Dev: Opts.Planner, with the
 /// device's shared memory per block where Opts.SharedFromDevice.
 PlannerOptions plannerFor(const TuneOptions &Opts, const gpu::DeviceInfo &Dev);
 
+/// The planner's options as the database keys them:
+/// "max_register_outputs=64,max_shared=49152,max_threads=1024,min_blocks=1,min_threads=32".
 std::string plannerOptionsText(const PlannerOptions &Opts);
 
 /// The launches of \p P at \p Params: one per kernel whose grid is not
