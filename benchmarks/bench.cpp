@@ -237,6 +237,7 @@ Row runCase(const Case &C, Gpu &G, const std::string &Db, size_t Budget,
       auto K = Source.kernel(Name);
       for (const std::string &P : K.parameters())
         K.fix(P, C.Params.at(P));
+      K.allowTf32(C.Tf32);
       loopy::api::TuneSettings TS;
       TS.Database = Db;
       TS.Budget = Budget ? Budget : C.Budget;
@@ -311,7 +312,11 @@ Row runCase(const Case &C, Gpu &G, const std::string &Db, size_t Budget,
                      : A.Type == loopy::DType::F16  ? 9.765625e-4
                      : A.Type == loopy::DType::BF16 ? 7.8125e-3
                                                     : 1.192093e-7;
-        if (!(E <= 2 * 16 * Eps * C.ToleranceTerms)) {
+        // Products of tf32 operands: each within twice 2^-11 more.
+        double Rounded = C.Tf32 && A.Type == loopy::DType::F32
+                             ? 2 * 2 * 0x1p-11 * C.Kernels.size()
+                             : 0;
+        if (!(E <= 2 * 16 * Eps * C.ToleranceTerms + Rounded)) {
           R.Ok = false;
           R.Error = "output " + A.Name + " differs from " + C.Reference + " by " +
                     std::to_string(E) + " of its largest magnitude";

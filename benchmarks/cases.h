@@ -68,6 +68,9 @@ struct Case {
   bool Quick = false; // part of --quick
   /// Variants timed where --budget is not given (0: the tuner's default).
   size_t Budget = 0;
+  /// The kernels may round f32 products' operands to tf32, as the
+  /// reference does (Kernel::allowTf32); outputs are compared to match.
+  bool Tf32 = false;
 
   // Filled by analyse, from the IR at Params.
   std::vector<ArraySpec> Arrays;

@@ -54,23 +54,30 @@ std::vector<Case> exampleCases(const std::string &Dir) {
   Gemm("1000^3", 1000, 1000, 1000, false);
   Gemm("4097^3", 4097, 4097, 4097, false);
   Gemm("8192x8192x512", 8192, 8192, 512, false);
-  {
-    // bf16 operands, f32 products and sums, as cuBLAS's GemmEx computes
-    // with CUBLAS_COMPUTE_32F.
+  // cublasGemmEx on operands of \p Type, f32 sums: bf16 operands with
+  // CUBLAS_COMPUTE_32F, or f32 ones rounded to tf32 (loopy's allowTf32)
+  // with CUBLAS_COMPUTE_32F_FAST_TF32.
+  auto GemmEx = [&](std::string Name, std::string File, cudaDataType Type,
+                    cublasComputeType_t Compute, bool Tf32) {
     long N = 4096;
-    Case C = example(Dir, "matmul bf16", "4096^3", "matmul_bf16.loop",
-                     {{"n", N}, {"m", N}, {"l", N}}, "cublasGemmEx bf16", false);
+    Case C = example(Dir, Name, "4096^3", File, {{"n", N}, {"m", N}, {"l", N}},
+                     "cublasGemmEx " + Name.substr(Name.find(' ') + 1), false);
     C.Budget = 128;
+    C.Tf32 = Tf32;
     C.RunReference = [=](cublasHandle_t H, BufferSet &B) {
       float One = 1, Zero = 0;
       check(cublasGemmEx(H, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &One,
-                         ptr<void>(B, "b"), CUDA_R_16BF, N, ptr<void>(B, "a"),
-                         CUDA_R_16BF, N, &Zero, ptr<void>(B, "c"), CUDA_R_32F,
-                         N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                         ptr<void>(B, "b"), Type, N, ptr<void>(B, "a"), Type, N,
+                         &Zero, ptr<void>(B, "c"), CUDA_R_32F, N, Compute,
+                         CUBLAS_GEMM_DEFAULT),
             "cublasGemmEx");
     };
     Cs.push_back(C);
-  }
+  };
+  GemmEx("matmul bf16", "matmul_bf16.loop", CUDA_R_16BF, CUBLAS_COMPUTE_32F,
+         false);
+  GemmEx("matmul tf32", "matmul.loop", CUDA_R_32F,
+         CUBLAS_COMPUTE_32F_FAST_TF32, true);
   {
     long N = 4096;
     Case C = example(Dir, "matmul f64", "4096^3", "matmul_f64.loop",

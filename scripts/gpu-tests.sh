@@ -155,6 +155,25 @@ one_variant buffers3 matmul.loop \
 one_variant buffers4_mma matmul_bf16.loop \
   'i:g.y,t.y*8,ilp8s j:g.x,t.x*4,ilp8s2 k:seq*16 prefetch:a,b pipelined async:4 mma:2x4' \
   -D n=1024 -D m=1024 -D l=1040
+# The f64 instruction (sm_90; eight m8n8k4 before), its operands read
+# element by element from rows of 4 plus a multiple of 8 elements.
+one_variant mma_f64 matmul_f64.loop \
+  'i:g.y,t.y*8,ilp4s j:g.x,t.x*4,ilp8s2 k:seq*32 prefetch:a,b pipelined async:3 mma:2x2' \
+  -D n=1024 -D m=512 -D l=1056
+# f32 products on tf32 operands (m16n8k8), checked with the tolerance of
+# tf32; and a search that offers them (--allow-tf32), whose tf32 variants
+# are verified like the others.
+one_variant mma_tf32 matmul.loop \
+  'i:g.y,t.y*8,ilp4s j:g.x,t.x*4,ilp8s2 k:seq*16 prefetch:a,b pipelined async:3 mma:2x2 tf32' \
+  -D n=1024 -D m=512 -D l=1056
+if "$bin/loopyc" "$root/examples/matmul.loop" -D n=2048 -D m=2048 -D l=2048 --allow-tf32 \
+     --tune --budget=24 --occupancy-tries=0 --report=64 >"$work/tf32.out" 2>"$work/tf32.err" &&
+   grep -q "^//  *[0-9]*  .* ok  .* tf32$" "$work/tf32.out" &&
+   grep -q "^// search: .* 0 wrong, 0 failed" "$work/tf32.out"; then
+  echo "PASS tf32 search: $(grep -c ' ok  .* tf32$' "$work/tf32.out") tf32 variants verified and timed; $(grep '^// winner: ' "$work/tf32.out")"
+else
+  echo "FAIL tf32 search"; cat "$work/tf32.out" "$work/tf32.err"; failed=1
+fi
 
 # Candidates with a better-ranked one's code (conv2d's reduction chunks
 # past its 3-wide window) are neither compiled nor timed again: the search

@@ -245,6 +245,10 @@ public:
   /// as loopyc does without --max-shared.
   Kernel &planner(const PlannerOptions &Opts);
   const PlannerOptions &plannerOptions() const;
+  /// Offers sums of f32 products on the tensor cores, their operands
+  /// rounded to tf32 (loopyc's --allow-tf32; PlannerOptions::AllowTf32),
+  /// keeping the other planner options as they are.
+  Kernel &allowTf32(bool Allow = true);
 
   std::vector<VariantInfo> variants() const;
   /// The CUDA source of the variant \p Schedule (a schedule string or a

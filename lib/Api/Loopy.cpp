@@ -362,6 +362,11 @@ Kernel &Kernel::planner(const PlannerOptions &Opts) {
 
 const PlannerOptions &Kernel::plannerOptions() const { return P->Planner; }
 
+Kernel &Kernel::allowTf32(bool Allow) {
+  P->Planner.AllowTf32 = Allow;
+  return *this;
+}
+
 static std::vector<Variant> planned(const loopy::Kernel &K,
                                     const PlannerOptions &Opts) {
   auto Vs = planVariants(K, Opts);

@@ -20,20 +20,23 @@ using namespace device;
 
 namespace {
 
-/// The fragments of one instruction (PTX ISA, mma.m16n8k16 with 16-bit
-/// operands; gid = lane / 4, tig = lane % 4):
+/// The fragments of one instruction (MmaInstr; gid = lane / 4,
+/// tig = lane % 4): with mma.m16n8k16 on 16-bit operands,
 ///   the first operand's register R holds rows gid + 8 * (R % 2) and
 ///     columns 2 * tig + 8 * (R / 2) and one more, of the 16 x 16 tile;
 ///   the second's register R holds columns 2 * tig + 8 * R and one more of
 ///     k, of row gid of the 16 x 8 tile;
 ///   accumulator Q holds row gid + 8 * (Q / 2), column 2 * tig + Q % 2.
-/// The lower 16 bits of a register hold the element of the lower k.
+/// The lower 16 bits of a register hold the element of the lower k. On
+/// f64 and tf32 operands a register holds one element: k tig + 4 * (R / 2)
+/// and tig + 4 * R (MmaInstr).
 struct Fragments {
   CodeGenState &G;
   const IndexMap &Row, &Col;
   unsigned RowR, ColR; // their register dimensions
   unsigned Red;        // the reduced index
   long Tile;           // its tile
+  const MmaInstr &In;
 
   /// A lane's offset from its warp's tile: coefficients of tx, ty and of
   /// floor(ty / 2) and floor(ty / 4), and a constant.
@@ -44,10 +47,10 @@ struct Fragments {
   /// { MMA[s] -> Update[indices, registers] }: the point of the update's
   /// tuple whose read of the \p First operand (else the second) is at
   /// \p Out from the warp's tile along the operand's output index and at
-  /// 16 * s + \p In from the reduction tile's start (the other output
+  /// K * s + \p In from the reduction tile's start (the other output
   /// index at its tile's start: the operand does not read it).
   isl::pw_multi_aff point(bool First, const LaneTerms &Out,
-                          const LaneTerms &In) const {
+                          const LaneTerms &Along) const {
     StatementMapping &M = G.M;
     isl::set Ext = M.Ext;
     unsigned NT = isl_set_dim(Ext.get(), isl_dim_set);
@@ -94,9 +97,9 @@ struct Fragments {
                               true);
     std::vector<Term> KT = {{isl_dim_set, KPos, 1},
                             {isl_dim_param, Kt, -Tile},
-                            {isl_dim_set, 0, -16}};
-    Lane(KT, In);
-    E = M.addOriginConstraint(E, Red, -1, KT, -In.Cst, true);
+                            {isl_dim_set, 0, -In.K}};
+    Lane(KT, Along);
+    E = M.addOriginConstraint(E, Red, -1, KT, -Along.Cst, true);
     for (unsigned R = 0; R < M.GridMaps.size(); ++R)
       E = addConstraint(E, {{isl_dim_set, 1 + NIdx + R, 1}}, 0, true);
     isl_set *P = isl_set_project_out(E.release(), isl_dim_set, Half, 2);
@@ -112,12 +115,12 @@ struct Fragments {
   /// half \p Half: the lane's row is gid (ty), its k 2 * tig (2 * tx) and
   /// the register's and half's offsets.
   isl::pw_multi_aff element(bool First, long F, long Reg, long Half) const {
-    LaneTerms Out, In;
+    LaneTerms Out, Along;
     Out.Ty = 1;
-    Out.Cst = First ? 16 * F + 8 * (Reg % 2) : 8 * F;
-    In.Tx = 2;
-    In.Cst = Half + 8 * (First ? Reg / 2 : Reg);
-    return point(First, Out, In);
+    Out.Cst = First ? In.M * F + 8 * (Reg % In.laneRows()) : 8 * F;
+    Along.Tx = In.PerReg;
+    Along.Cst = Half + 4 * In.PerReg * (First ? Reg / In.laneRows() : Reg);
+    return point(First, Out, Along);
   }
 
   /// The row that this lane gives ldmatrix for the \p First operand's
@@ -131,25 +134,25 @@ struct Fragments {
   /// (l / 8) % 2 = floor(ty / 2) - 2 * floor(ty / 4), l / 16 = floor(ty / 4).
   isl::pw_multi_aff matrixRow(bool First, long F, bool Pair,
                               bool Transposed) const {
-    LaneTerms Row8, Out, In; // l % 8; the matrix's offsets
+    LaneTerms Row8, Out, AlongK; // l % 8; the matrix's offsets
     Row8.Tx = 1;
     Row8.Ty = 4;
     Row8.Half = -8;
     if (First) {
       Out.Half = 8; // 8 * ((l / 8) % 2)
       Out.Quarter = -16;
-      In.Quarter = 8; // 8 * (l / 16)
+      AlongK.Quarter = 8; // 8 * (l / 16)
     } else {
       Out.Quarter = Pair ? 8 : 0;
-      In.Half = 8;
-      In.Quarter = -16;
+      AlongK.Half = 8;
+      AlongK.Quarter = -16;
     }
     Out.Cst = First ? 16 * F : 8 * F;
-    LaneTerms &Along = Transposed ? In : Out;
-    Along.Tx += Row8.Tx;
-    Along.Ty += Row8.Ty;
-    Along.Half += Row8.Half;
-    return point(First, Out, In);
+    LaneTerms &Rows = Transposed ? AlongK : Out;
+    Rows.Tx += Row8.Tx;
+    Rows.Ty += Row8.Ty;
+    Rows.Half += Row8.Half;
+    return point(First, Out, AlongK);
   }
 };
 
@@ -167,17 +170,19 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   for (unsigned R = 0; R < M.GridMaps.size(); ++R)
     (M.GridMaps[R]->Ax == Axis::Y ? RowR : ColR) = R;
   const IndexMap &Row = *M.GridMaps[RowR], &Col = *M.GridMaps[ColR];
-  Fragments Fr{G, Row, Col, RowR, ColR, Sh->Red, M.Tiled->Tile};
+  const MmaInstr &In = Sh->Instr;
+  Fragments Fr{G, Row, Col, RowR, ColR, Sh->Red, M.Tiled->Tile, In};
   unsigned ReadA = Sh->readFollowing(Row.Index);
   unsigned ReadB = Sh->readFollowing(Col.Index);
-  long FragRows = Row.Ilp / 2, FragCols = Col.Ilp / 2;
+  long FragRows = Row.Ilp / In.laneRows(), FragCols = Col.Ilp / 2;
 
-  // One instance per 16 values of the reduced index in the tile.
+  // One instance per K values of the reduced index in the tile.
   isl::set Steps =
       isl::manage(isl_set_universe(isl_space_set_alloc(M.Ctx.get(), 0, 1)));
   Steps = isl::manage(isl_set_align_params(Steps.release(), M.Params.copy()));
   Steps = addConstraint(Steps, {{isl_dim_set, 0, 1}}, 0, false);
-  Steps = addConstraint(Steps, {{isl_dim_set, 0, -1}}, Fr.Tile / 16 - 1, false);
+  Steps =
+      addConstraint(Steps, {{isl_dim_set, 0, -1}}, Fr.Tile / In.K - 1, false);
   Steps = isl::manage(isl_set_set_tuple_name(Steps.release(), "MMA"));
   isl::map Sched = isl::manage(isl_map_from_domain(Steps.release()));
   Sched = isl::manage(isl_map_add_dims(Sched.release(), isl_dim_out, 1));
@@ -207,6 +212,8 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   // matrices' rows then start at multiples of 8 values, 16-byte aligned.
   enum class ByMatrices { No, Rows, Transposed };
   auto Matrices = [&](unsigned Read, unsigned Out) {
+    if (!isHalf(Sh->Type))
+      return ByMatrices::No;
     for (const Stage &St : G.Stages) {
       if (St.Read != Read || St.Vector != 8 || St.Order.empty())
         continue;
@@ -236,10 +243,18 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
           Fr.element(First, F, Reg, Half).release(), At.copy()));
       return updateReadText(G, First ? ReadA : ReadB, B, P);
     };
+    // A register's elements: two 16-bit values packed, one f64, or one
+    // f32 rounded to tf32.
     auto PackText = [&](bool First, long F, long Reg) {
+      if (Sh->Type == DType::F64)
+        return Read(First, F, Reg, 0);
+      if (Sh->Type == DType::F32)
+        return "loopy_tf32(" + Read(First, F, Reg, 0) + ")";
       return "loopy_pack2(" + Read(First, F, Reg, 0) + ", " +
              Read(First, F, Reg, 1) + ")";
     };
+    const std::string RegType =
+        Sh->Type == DType::F64 ? "double" : "unsigned";
     auto Line = [](const std::string &Text) {
       auto L = std::make_unique<Node>(Node::Kind::Line);
       L->Text = Text;
@@ -255,12 +270,12 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
       const std::string &Base = First ? FragA : FragB;
       std::vector<std::pair<long, long>> Regs; // (fragment, register)
       for (long X = F; X < F + (Pair ? 2 : 1); ++X)
-        for (long Reg = 0; Reg < (First ? 4 : 2); ++Reg)
+        for (long Reg = 0; Reg < (First ? In.regsA() : In.regsB()); ++Reg)
           Regs.push_back({X, Reg});
       ByMatrices How = First ? MatrixA : MatrixB;
       if (How == ByMatrices::No) {
         for (auto [X, Reg] : Regs)
-          Body.push_back(Line("const unsigned " + FragName(Base, X, Reg) +
+          Body.push_back(Line("const " + RegType + " " + FragName(Base, X, Reg) +
                               " = " + PackText(First, X, Reg) + ";"));
         return;
       }
@@ -291,13 +306,14 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
       for (long FC = 0; FC < FragCols; ++FC) {
         auto X = std::make_unique<Node>(Node::Kind::Mma);
         X->Type = Sh->Type;
-        for (long Q = 0; Q < 4; ++Q) {
-          long U[2] = {2 * FR + Q / 2, 2 * FC + Q % 2};
+        X->Text = "m16n8k" + std::to_string(In.K);
+        for (long Q = 0; Q < In.accumulators(); ++Q) {
+          long U[2] = {In.laneRows() * FR + Q / 2, 2 * FC + Q % 2};
           X->Args.push_back(Acc(U));
         }
-        for (long Reg = 0; Reg < 4; ++Reg)
+        for (long Reg = 0; Reg < In.regsA(); ++Reg)
           X->Args.push_back(FragName(FragA, FR, Reg));
-        for (long Reg = 0; Reg < 2; ++Reg)
+        for (long Reg = 0; Reg < In.regsB(); ++Reg)
           X->Args.push_back(FragName(FragB, FC, Reg));
         Body.push_back(std::move(X));
       }
@@ -306,13 +322,15 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   NodeList Out;
   auto C = std::make_unique<Node>(Node::Kind::Comment);
   C->Text = "the tile on the tensor cores: " + std::to_string(FragRows) +
-            " x " + std::to_string(FragCols) + " products of 16 x 16 by 16 x 8";
+            " x " + std::to_string(FragCols) + " products of " +
+            std::to_string(In.M) + " x " + std::to_string(In.K) + " by " +
+            std::to_string(In.K) + " x 8";
   Out.push_back(std::move(C));
   if (N.Tree.is_null())
     return Out;
   for (NodePtr &X : convertAst(N.Tree, G.PragmaUnroll, [&](isl_ast_node *U) {
          NodeList &Body = Bodies[instancePos(U)];
-         if (Fr.Tile > 16) // the step loop's body is a scope of its own
+         if (Fr.Tile > In.K) // the step loop's body is a scope of its own
            return std::move(Body);
          auto Blk = std::make_unique<Node>(Node::Kind::Block);
          Blk->Body = std::move(Body);

@@ -44,9 +44,10 @@ struct Spelling {
   const char *AsyncPrelude;
   /// loopy_pack2 (two 16-bit elements in a register, the first in the low
   /// half), loopy_ldmatrix_x2 and _x4 (Node::Kind::MatrixLoad, sm_75 on)
-  /// and loopy_mma_m16n8k16_f16 and _bf16 (Node::Kind::Mma): the
-  /// mma.sync instruction on sm_80 and later and shuffles before; in
-  /// OpenCL an emulation through the kernel's scratch buffer loopy_mma_x.
+  /// and loopy_mma_m16n8k16_f16, _bf16 and _f64 and loopy_mma_m16n8k8_tf32
+  /// with loopy_tf32 (Node::Kind::Mma): the mma.sync instructions (f64: on
+  /// sm_90, as eight m8n8k4 on sm_80) and shuffles before; in OpenCL an
+  /// emulation through the kernel's scratch buffer loopy_mma_x.
   const char *MmaPrelude;
   /// Alignment is spelled before the type (CUDA's __align__) rather than
   /// as an attribute after the declarator (OpenCL).
@@ -212,6 +213,74 @@ const Spelling CudaSpelling = {
     "static __device__ __forceinline__ void loopy_mma_m16n8k16_bf16(float &c0, float &c1, float &c2, float &c3,\n"
     "    unsigned a0, unsigned a1, unsigned a2, unsigned a3, unsigned b0, unsigned b1) {\n"
     "  LOOPY_MMA(\"bf16\", c0, c1, c2, c3, a0, a1, a2, a3, b0, b1);\n"
+    "}\n"
+    "static __device__ __forceinline__ void loopy_mma_m8n8k4_f64(double &c0, double &c1, double a0, double b0) {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm(\"mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\\n\"\n"
+    "      : \"+d\"(c0), \"+d\"(c1) : \"d\"(a0), \"d\"(b0));\n"
+    "#else\n"
+    "  const unsigned lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;\n"
+    "  const unsigned gid = lane / 4, tig = lane % 4;\n"
+    "  double s0 = 0.0, s1 = 0.0;\n"
+    "  for (unsigned k = 0; k < 4; ++k) {\n"
+    "    const double x = __shfl_sync(0xffffffffu, a0, 4 * gid + k);\n"
+    "    s0 += x * __shfl_sync(0xffffffffu, b0, 8 * tig + k);\n"
+    "    s1 += x * __shfl_sync(0xffffffffu, b0, 8 * tig + 4 + k);\n"
+    "  }\n"
+    "  c0 += s0; c1 += s1;\n"
+    "#endif\n"
+    "}\n"
+    "// Register R of the first operand holds row gid + 8 * (R % 2), k tig + 4 * (R / 2); register R\n"
+    "// of the second, k tig + 4 * R: the fragments of the eight m8n8k4 products of 8 rows by 4 k.\n"
+    "static __device__ __forceinline__ void loopy_mma_m16n8k16_f64(double &c0, double &c1, double &c2, double &c3,\n"
+    "    double a0, double a1, double a2, double a3, double a4, double a5, double a6, double a7,\n"
+    "    double b0, double b1, double b2, double b3) {\n"
+    "#if __CUDA_ARCH__ >= 900\n"
+    "  asm(\"mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, \"\n"
+    "      \"{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\\n\"\n"
+    "      : \"+d\"(c0), \"+d\"(c1), \"+d\"(c2), \"+d\"(c3)\n"
+    "      : \"d\"(a0), \"d\"(a1), \"d\"(a2), \"d\"(a3), \"d\"(a4), \"d\"(a5), \"d\"(a6), \"d\"(a7),\n"
+    "        \"d\"(b0), \"d\"(b1), \"d\"(b2), \"d\"(b3));\n"
+    "#else\n"
+    "  loopy_mma_m8n8k4_f64(c0, c1, a0, b0); loopy_mma_m8n8k4_f64(c2, c3, a1, b0);\n"
+    "  loopy_mma_m8n8k4_f64(c0, c1, a2, b1); loopy_mma_m8n8k4_f64(c2, c3, a3, b1);\n"
+    "  loopy_mma_m8n8k4_f64(c0, c1, a4, b2); loopy_mma_m8n8k4_f64(c2, c3, a5, b2);\n"
+    "  loopy_mma_m8n8k4_f64(c0, c1, a6, b3); loopy_mma_m8n8k4_f64(c2, c3, a7, b3);\n"
+    "#endif\n"
+    "}\n"
+    "// f32 rounded to tf32 (to nearest, ties away from zero), in its 32 bits.\n"
+    "static __device__ __forceinline__ unsigned loopy_tf32(float x) {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  unsigned r;\n"
+    "  asm(\"cvt.rna.tf32.f32 %0, %1;\\n\" : \"=r\"(r) : \"f\"(x));\n"
+    "  return r;\n"
+    "#else\n"
+    "  return (__float_as_uint(x) + 0x1000u) & 0xffffe000u;\n"
+    "#endif\n"
+    "}\n"
+    "// Register R of the first operand holds row gid + 8 * (R % 2), k tig + 4 * (R / 2); of the\n"
+    "// second, k tig + 4 * R.\n"
+    "static __device__ __forceinline__ void loopy_mma_m16n8k8_tf32(float &c0, float &c1, float &c2, float &c3,\n"
+    "    unsigned a0, unsigned a1, unsigned a2, unsigned a3, unsigned b0, unsigned b1) {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm(\"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, \"\n"
+    "      \"{%0, %1, %2, %3};\\n\"\n"
+    "      : \"+f\"(c0), \"+f\"(c1), \"+f\"(c2), \"+f\"(c3)\n"
+    "      : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1));\n"
+    "#else\n"
+    "  const unsigned lane = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;\n"
+    "  const unsigned gid = lane / 4, tig = lane % 4;\n"
+    "  float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;\n"
+    "  for (unsigned k = 0; k < 8; ++k) {\n"
+    "    const unsigned from = k % 4;\n"
+    "    const float x0 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? a0 : a2, 4 * gid + from));\n"
+    "    const float x1 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? a1 : a3, 4 * gid + from));\n"
+    "    const float y0 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? b0 : b1, 8 * tig + from));\n"
+    "    const float y1 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? b0 : b1, 8 * tig + 4 + from));\n"
+    "    s0 += x0 * y0; s1 += x0 * y1; s2 += x1 * y0; s3 += x1 * y1;\n"
+    "  }\n"
+    "  c0 += s0; c1 += s1; c2 += s2; c3 += s3;\n"
+    "#endif\n"
     "}\n",
     true, true, false, true, true, true};
 
@@ -300,28 +369,34 @@ const Spelling OpenCLSpelling = {
     "static inline float loopy_rn_bf16(float f) { return loopy_ld_bf16(loopy_st_bf16(f)); }\n",
     "",
     "static inline uint loopy_pack2(ushort lo, ushort hi) { return (uint)lo | ((uint)hi << 16); }\n"
-    "static inline float loopy_mma_elem(uint w, uint k, int bf) {\n"
+    "// An operand's value of k in register w: kind 0 f16 and 1 bf16 (two values a\n"
+    "// register, the lower k in the lower half), 2 tf32 (one).\n"
+    "static inline float loopy_mma_elem(uint w, uint k, int kind) {\n"
+    "  if (kind == 2)\n"
+    "    return as_float(w);\n"
     "  const ushort h = (ushort)(w >> (16 * (k & 1)));\n"
-    "  return bf ? as_float((uint)h << 16) : loopy_ld_f16(h);\n"
+    "  return kind ? as_float((uint)h << 16) : loopy_ld_f16(h);\n"
     "}\n"
     "// The warp's instruction, emulated: its 32 work-items leave their\n"
     "// fragments in the kernel's scratch buffer (6 words each) and each sums\n"
-    "// its accumulators' products from there.\n"
+    "// its accumulators' products from there: m16n8k16 on 16-bit operands,\n"
+    "// m16n8k8 on tf32.\n"
     "static void loopy_mma_emulated(float *c0, float *c1, float *c2, float *c3,\n"
-    "    uint a0, uint a1, uint a2, uint a3, uint b0, uint b1, int bf, __local uint *x) {\n"
+    "    uint a0, uint a1, uint a2, uint a3, uint b0, uint b1, int kind, __local uint *x) {\n"
     "  const uint lin = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));\n"
     "  const uint lane = lin % 32, gid = lane / 4, tig = lane % 4;\n"
+    "  const uint n = kind == 2 ? 8 : 16, per = kind == 2 ? 1 : 2;\n"
     "  __local uint *w = x + 192 * (lin / 32);\n"
     "  w[6 * lane] = a0; w[6 * lane + 1] = a1; w[6 * lane + 2] = a2;\n"
     "  w[6 * lane + 3] = a3; w[6 * lane + 4] = b0; w[6 * lane + 5] = b1;\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;\n"
-    "  for (uint k = 0; k < 16; ++k) {\n"
-    "    const uint from = (k % 8) / 2;\n"
-    "    const float x0 = loopy_mma_elem(w[6 * (4 * gid + from) + (k < 8 ? 0 : 2)], k, bf);\n"
-    "    const float x1 = loopy_mma_elem(w[6 * (4 * gid + from) + (k < 8 ? 1 : 3)], k, bf);\n"
-    "    const float y0 = loopy_mma_elem(w[6 * (8 * tig + from) + (k < 8 ? 4 : 5)], k, bf);\n"
-    "    const float y1 = loopy_mma_elem(w[6 * (8 * tig + 4 + from) + (k < 8 ? 4 : 5)], k, bf);\n"
+    "  for (uint k = 0; k < n; ++k) {\n"
+    "    const uint from = (k % (n / 2)) / per, hi = k >= n / 2;\n"
+    "    const float x0 = loopy_mma_elem(w[6 * (4 * gid + from) + (hi ? 2 : 0)], k, kind);\n"
+    "    const float x1 = loopy_mma_elem(w[6 * (4 * gid + from) + (hi ? 3 : 1)], k, kind);\n"
+    "    const float y0 = loopy_mma_elem(w[6 * (8 * tig + from) + (hi ? 5 : 4)], k, kind);\n"
+    "    const float y1 = loopy_mma_elem(w[6 * (8 * tig + 4 + from) + (hi ? 5 : 4)], k, kind);\n"
     "    s0 += x0 * y0; s1 += x0 * y1; s2 += x1 * y0; s3 += x1 * y1;\n"
     "  }\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -330,7 +405,35 @@ const Spelling OpenCLSpelling = {
     "#define loopy_mma_m16n8k16_f16(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
     "  loopy_mma_emulated(&(c0), &(c1), &(c2), &(c3), a0, a1, a2, a3, b0, b1, 0, loopy_mma_x)\n"
     "#define loopy_mma_m16n8k16_bf16(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
-    "  loopy_mma_emulated(&(c0), &(c1), &(c2), &(c3), a0, a1, a2, a3, b0, b1, 1, loopy_mma_x)\n",
+    "  loopy_mma_emulated(&(c0), &(c1), &(c2), &(c3), a0, a1, a2, a3, b0, b1, 1, loopy_mma_x)\n"
+    "#define loopy_mma_m16n8k8_tf32(c0, c1, c2, c3, a0, a1, a2, a3, b0, b1) \\\n"
+    "  loopy_mma_emulated(&(c0), &(c1), &(c2), &(c3), a0, a1, a2, a3, b0, b1, 2, loopy_mma_x)\n"
+    "// m8n8k4 on f64: two doubles a lane, in the same scratch words.\n"
+    "static void loopy_mma_emulated_f64(double *c0, double *c1, double a0, double b0, __local uint *x) {\n"
+    "  const uint lin = get_local_id(0) + get_local_size(0) * (get_local_id(1) + get_local_size(1) * get_local_id(2));\n"
+    "  const uint lane = lin % 32, gid = lane / 4, tig = lane % 4;\n"
+    "  __local double *w = (__local double *)(x + 192 * (lin / 32));\n"
+    "  w[2 * lane] = a0; w[2 * lane + 1] = b0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  double s0 = 0.0, s1 = 0.0;\n"
+    "  for (uint k = 0; k < 4; ++k) {\n"
+    "    const double v = w[2 * (4 * gid + k)];\n"
+    "    s0 += v * w[2 * (8 * tig + k) + 1];\n"
+    "    s1 += v * w[2 * (8 * tig + 4 + k) + 1];\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  *c0 += s0; *c1 += s1;\n"
+    "}\n"
+    "#define loopy_mma_m8n8k4_f64(c0, c1, a0, b0) loopy_mma_emulated_f64(&(c0), &(c1), a0, b0, loopy_mma_x)\n"
+    "#define loopy_mma_m16n8k16_f64(c0, c1, c2, c3, a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3) \\\n"
+    "  do { \\\n"
+    "    loopy_mma_m8n8k4_f64(c0, c1, a0, b0); loopy_mma_m8n8k4_f64(c2, c3, a1, b0); \\\n"
+    "    loopy_mma_m8n8k4_f64(c0, c1, a2, b1); loopy_mma_m8n8k4_f64(c2, c3, a3, b1); \\\n"
+    "    loopy_mma_m8n8k4_f64(c0, c1, a4, b2); loopy_mma_m8n8k4_f64(c2, c3, a5, b2); \\\n"
+    "    loopy_mma_m8n8k4_f64(c0, c1, a6, b3); loopy_mma_m8n8k4_f64(c2, c3, a7, b3); \\\n"
+    "  } while (0)\n"
+    "// f32 rounded to tf32 (to nearest, ties away from zero), in its 32 bits.\n"
+    "static inline uint loopy_tf32(float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }\n",
     false, false, true, false, false, false};
 
 
@@ -447,7 +550,8 @@ void Printer::kernel(const DeviceKernel &DK) {
     long Threads = DK.BlockDim[0] * DK.BlockDim[1] * DK.BlockDim[2];
     indent();
     OS << Sp.Shared << "uint loopy_mma_x[" << 192 * ((Threads + 31) / 32)
-       << "]; // the warps' fragments, for the emulated instruction\n";
+       << "] __attribute__((aligned(8))); // the warps' fragments, for the "
+          "emulated instruction\n";
   }
   for (const Buffer &B : DK.Registers) {
     indent();
@@ -579,7 +683,8 @@ void Printer::node(const Node &N) {
     return;
   case Node::Kind::Mma:
     indent();
-    OS << "loopy_mma_m16n8k16_" << dtypeName(N.Type) << "(";
+    OS << "loopy_mma_" << N.Text << "_"
+       << (N.Type == DType::F32 ? "tf32" : dtypeName(N.Type)) << "(";
     for (size_t I = 0; I < N.Args.size(); ++I)
       OS << (I ? ", " : "") << N.Args[I];
     OS << ");\n";

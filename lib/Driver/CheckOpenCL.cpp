@@ -139,10 +139,12 @@ public:
          const HostData &Reference)
       : K(K), Dev(Dev), Inputs(Inputs), Reference(Reference) {}
 
-  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares;
-  /// the largest relative L2 error of its outputs, or throws saying how
-  /// they differ.
-  double run(const DeviceProgram &P, const cl::Program &Prog, isl::ctx Ctx);
+  /// Runs \p P, built as \p Prog, on a copy of the inputs and compares
+  /// (\p Tf32: with the tolerance of products rounded to tf32); the
+  /// largest relative L2 error of its outputs, or throws saying how they
+  /// differ.
+  double run(const DeviceProgram &P, const cl::Program &Prog, isl::ctx Ctx,
+             bool Tf32);
 
 private:
   const Kernel &K;
@@ -153,14 +155,16 @@ private:
 };
 
 double Runner::run(const DeviceProgram &P, const cl::Program &Prog,
-                   isl::ctx Ctx) {
+                   isl::ctx Ctx, bool Tf32) {
   HostData Run = Inputs; // outputs poisoned
   runOnOpenCL(Dev, Prog, P, K, Run, Ctx);
   // The kernel's isl objects belong to one context, which one thread at a
   // time may use.
   Comparison C = [&] {
     std::lock_guard<std::mutex> L(KernelIsl);
-    return compareOutputs(K, Reference, Run);
+    CompareOptions Opts;
+    Opts.Tf32 = Tf32;
+    return compareOutputs(K, Reference, Run, Opts);
   }();
   if (!C.Ok)
     throw std::runtime_error(C.message());
@@ -274,7 +278,8 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
       };
       auto RunOne = [&](size_t I, const cl::Program &Prog) {
         try {
-          double Worst = R.run(*Lowered[I], Prog, Isl.get());
+          double Worst =
+              R.run(*Lowered[I], Prog, Isl.get(), Vs[Pick[I]].tf32());
           char Buf[32];
           std::snprintf(Buf, sizeof Buf, "%.2g", Worst);
           Results[I].Line = std::string("relative error ") + Buf;

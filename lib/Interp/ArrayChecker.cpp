@@ -120,7 +120,7 @@ public:
                const CompareOptions &Opts, const std::vector<std::string> *Names)
       : Arg(Arg), Ref(Ref), Cand(Cand), Written(Written), Names(Names) {
     Result.Array = Arg.Name;
-    Result.Tolerance = tolerance(Arg.Type, R) * Opts.ToleranceScale;
+    Result.Tolerance = tolerance(Arg.Type, R, Opts.Tf32) * Opts.ToleranceScale;
   }
 
   ArrayComparison run();

@@ -13,10 +13,14 @@ namespace loopy {
 
 using namespace interp;
 
-double tolerance(DType T, double R) {
+double tolerance(DType T, double R, bool Tf32) {
   if (!isFloat(T))
     return 0;
   double Terms = 1 + std::sqrt(std::max(R, 0.0));
+  // Each operand rounded to 11 significant bits, a product's error at
+  // most twice that.
+  if (Tf32 && T == DType::F32)
+    return 2 * 0x1p-11 + 16 * FLT_EPSILON * Terms;
   if (isHalf(T)) {
     // Computed in f32, rounded to the type once per operation, and once
     // at the end of a reduction.

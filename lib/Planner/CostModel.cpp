@@ -39,8 +39,11 @@ namespace {
 // An H100-class GPU, for ranking only.
 constexpr double Bandwidth = 3.0e12; // bytes/s
 constexpr double Flops = 50.0e12;    // fp32 FMA rate, counted as 2 ops
-// mma.sync on 16-bit operands against fp32 FMAs, products per second.
+// mma.sync on 16-bit operands against fp32 FMAs, products per second; on
+// tf32 operands half that; on f64 ones against f64 FMAs.
 constexpr double TensorCoreSpeedup = 8;
+constexpr double Tf32TensorCoreSpeedup = 4;
+constexpr double DoubleTensorCoreSpeedup = 2;
 constexpr double SMs = 132;
 constexpr double ThreadsPerSM = 2048;
 constexpr double RegistersPerSM = 65536;
@@ -288,9 +291,14 @@ double estimateCost(const Kernel &K, const Statement &S, const Schedule &Sch,
   double Eff = 0.05 + 0.95 * Fill;
   // Loads take issue slots beside the FMAs. On the tensor cores
   // (Schedule/Mma.h) the products run several times faster than FMAs
-  // and each shared load brings two 16-bit elements.
+  // and each shared load of 16-bit operands brings two elements.
   double Products = Iters * Writes * Waste;
-  if (Sch.Mma) {
+  if (Sch.Mma && Sch.Tf32) {
+    Products /= Tf32TensorCoreSpeedup;
+  } else if (Sch.Mma && !Sch.Prefetch.empty() &&
+             dtypeSize(K.Args[S.Reads[Sch.Prefetch[0]].Arg].Type) == 8) {
+    Products /= DoubleTensorCoreSpeedup;
+  } else if (Sch.Mma) {
     Products /= TensorCoreSpeedup;
     Loads /= 2;
   }

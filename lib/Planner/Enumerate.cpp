@@ -140,29 +140,37 @@ struct Candidate {
 /// statement is a product they compute: blocks of 1 x 1 to 4 x 2 and 2 x 4
 /// warps, the contiguous output on x, each warp M x N fragments of 16 x 8
 /// with M from 1 to 4 and N from 2 to 8 (up to twice the register limit's
-/// accumulators: a warp's tile of 64 x 64 reads each fragment for eight
-/// products), reduction tiles of 16, 32 and 64, both operands staged,
-/// also pipelined and copied asynchronously. Tiles that do not divide the
-/// extents fail the analysis (mmaTileRule).
+/// accumulator registers: a warp's tile of 64 x 64 reads each fragment for
+/// eight products), reduction tiles of 16, 32 and 64, both operands
+/// staged, also pipelined and copied asynchronously; on f64 operands,
+/// whose accumulators take two registers, and on f32 ones (as tf32,
+/// where the options allow), reduction tiles of 16 and 32. Tiles that do
+/// not divide the extents fail the analysis (mmaTileRule).
 void enumerateMma(const Kernel &K, const Statement &S,
                   const PlannerOptions &Opts, std::vector<Schedule> &Out) {
   std::string Why;
   std::optional<MmaShape> Sh = mmaShape(K, S, Why);
-  if (!Sh)
+  if (!Sh || (Sh->Type == DType::F32 && !Opts.AllowTf32))
     return;
   std::optional<unsigned> Contig = contiguousOutput(K, S);
   unsigned Col = Contig && *Contig != Sh->Red ? *Contig : S.OutputIndices[1];
   unsigned Row =
       S.OutputIndices[0] == Col ? S.OutputIndices[1] : S.OutputIndices[0];
+  const MmaInstr &In = Sh->Instr;
+  long Wide = Sh->Type == DType::F64 ? 2 : 1; // registers per accumulator
   const long Warps[][2] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 2}, {2, 4}};
   for (const long *W : Warps)
     for (long FragRows : {1, 2, 4})
       for (long FragCols : {2, 4, 8}) {
-        if (4 * FragRows * FragCols > 2 * Opts.MaxRegisterOutputs)
+        if (In.accumulators() * FragRows * FragCols * Wide >
+            2 * Opts.MaxRegisterOutputs)
           continue;
         for (long Tile : {16, 32, 64}) {
+          if (Tile > (isHalf(Sh->Type) ? 64 : 32))
+            continue;
           Schedule Sch;
           Sch.Mma = true;
+          Sch.Tf32 = Sh->Type == DType::F32;
           Sch.MmaWarps[0] = W[0];
           Sch.MmaWarps[1] = W[1];
           for (unsigned I : S.Indices) {
@@ -1015,6 +1023,11 @@ std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
   if (Analysed)
     *Analysed = Size;
   return Out;
+}
+
+bool Variant::tf32() const {
+  return std::any_of(Schedules.begin(), Schedules.end(),
+                     [](const Schedule &S) { return S.Tf32; });
 }
 
 std::optional<Variant> findVariant(const Kernel &K,

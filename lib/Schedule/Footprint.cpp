@@ -92,12 +92,13 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   }
   // On the tensor cores (Schedule/Mma.h) the fragments' 8 x 8 matrices
   // are read with ldmatrix, along the rows of the array's own order (or
-  // its columns, transposed): no dimension moves, so that the global
-  // loads and asynchronous copies stay whole 16-byte vectors.
+  // its columns, transposed), f64 fragments element by element: no
+  // dimension moves, so that the global loads and asynchronous copies
+  // stay whole 16-byte vectors.
   const IndexMap *Red = Sch.Mma ? Sch.tiledReduction() : nullptr;
   if (Red) {
     Best = St.ContiguousDim;
-    BestVector = 8;
+    BestVector = 16 / ElemBytes;
   }
   St.Order.clear();
   for (unsigned D = 0; D < N; ++D)
@@ -118,6 +119,24 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
     Row = (Row + 7) / 8 * 8;
     if ((Row / 8) % 2 == 0)
       Row += 8;
+  } else if (Red && Best >= 0) {
+    // A register of an f64 or tf32 fragment holds 8 values of the
+    // operand's output index by 4 consecutive values of k. Along k, a
+    // warp's loads read 8 rows of 4 elements (a half-warp's 4 rows of
+    // f64): rows of 4 plus a multiple of 8 elements put them in distinct
+    // banks. Down k, 4 rows of 8 f32 (of 4 f64 a half-warp) need rows of
+    // 8 plus a multiple of 16 f32. Either keeps 16-byte vectors whole.
+    auto Pos = std::find(S.Indices.begin(), S.Indices.end(), Red->Index);
+    isl::aff Inner = MA.at(Best);
+    bool AlongK = !take(Inner.ctx(), isl_aff_get_coefficient_val(
+                                         Inner.get(), isl_dim_in,
+                                         Pos - S.Indices.begin()))
+                       .is_zero();
+    long Unit = ElemBytes == 4 && !AlongK ? 8 : 4;
+    St.Vector = 16 / ElemBytes;
+    Row = (Row + Unit - 1) / Unit * Unit;
+    if ((Row / Unit) % 2 == 0)
+      Row += Unit;
   } else if (Best >= 0 && BestVector > 1) {
     // Rows of an odd number of vectors: threads reading (or the load
     // writing) down a column reach distinct banks.

@@ -40,8 +40,8 @@ std::optional<MmaShape> mmaShape(const Kernel &K, const Statement &S,
   std::vector<const Expr *> Reds;
   reductionsIn(*S.Rhs, Reds);
   if (Reds.size() != 1 || Reds[0]->reduceOp() != ReduceOp::Sum ||
-      Reds[0]->Type != DType::F32) {
-    Why = "the statement needs one f32 sum";
+      (Reds[0]->Type != DType::F32 && Reds[0]->Type != DType::F64)) {
+    Why = "the statement needs one f32 or f64 sum";
     return std::nullopt;
   }
   MmaShape Sh;
@@ -49,16 +49,32 @@ std::optional<MmaShape> mmaShape(const Kernel &K, const Statement &S,
   Sh.Red = S.ReductionIndices[0];
   const Expr &Body = *Reds[0]->Operands[0];
   const Expr *X = nullptr, *Y = nullptr;
+  // An f64 sum multiplies f64 reads; an f32 one, widened 16-bit reads or
+  // f32 reads (as tf32).
+  DType Sum = Reds[0]->Type;
+  auto Operand = [&](const Expr &E) -> const Expr * {
+    if (E.Kind == ExprKind::Read && E.Type == Sum)
+      return &E;
+    return Sum == DType::F32 ? widenedRead(E) : nullptr;
+  };
   if (Body.Kind == ExprKind::Binary && Body.binaryOp() == BinaryOp::Mul) {
-    X = widenedRead(*Body.Operands[0]);
-    Y = widenedRead(*Body.Operands[1]);
+    X = Operand(*Body.Operands[0]);
+    Y = Operand(*Body.Operands[1]);
   }
   if (!X || !Y || X->Type != Y->Type) {
-    Why = "the sum's body must be f32(x) * f32(y), x and y elements of f16 "
-          "arrays or both of bf16 arrays";
+    Why = Sum == DType::F64
+              ? "the f64 sum's body must be x * y, x and y elements of f64 "
+                "arrays"
+              : "the sum's body must be f32(x) * f32(y), x and y elements "
+                "of f16 arrays or both of bf16 arrays, or x * y, both of "
+                "f32 arrays";
     return std::nullopt;
   }
   Sh.Type = X->Type;
+  if (!isHalf(Sh.Type))
+    Sh.Instr.PerReg = 1;
+  if (Sh.Type == DType::F32)
+    Sh.Instr.K = 8;
   // Each operand follows one output index and the reduced one.
   auto Uses = [&](const Expr &R, unsigned Index) {
     const isl::map &Rel = S.Reads[R.AccessId].Relation;
@@ -112,10 +128,18 @@ std::string mmaScheduleRule(const Schedule &Sch, const Kernel &K,
   std::optional<MmaShape> Sh = mmaShape(K, S, Why);
   if (!Sh)
     return "mma cannot compute this statement: " + Why;
+  if (Sh->Type == DType::F32 && !Sch.Tf32)
+    return "mma on f32 operands rounds them to tf32 (10 bits of mantissa): "
+           "the schedule must say tf32";
+  if (Sh->Type != DType::F32 && Sch.Tf32)
+    return "tf32 rounds f32 operands, and this statement's are " +
+           std::string(dtypeName(Sh->Type));
+  const MmaInstr &In = Sh->Instr;
   const IndexMap *T = Sch.tiledReduction();
-  if (!T || T->Index != Sh->Red || T->Tile % 16 != 0)
-    return "mma needs the reduction in tiles of a multiple of 16 (" +
-           K.IndexNames[Sh->Red] + ":seq*16)";
+  if (!T || T->Index != Sh->Red || T->Tile % In.K != 0)
+    return "mma needs the reduction in tiles of a multiple of " +
+           std::to_string(In.K) + " (" + K.IndexNames[Sh->Red] + ":seq*" +
+           std::to_string(In.K) + ")";
   const IndexMap *Row = nullptr, *Col = nullptr;
   for (const IndexMap &M : Sch.Maps)
     if (M.K == IndexMap::Kind::Grid && M.Ax == Axis::Y)

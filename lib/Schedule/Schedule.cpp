@@ -118,6 +118,8 @@ std::string Schedule::str(const Kernel &K, const Statement &S) const {
     if (MmaWarps[0] * MmaWarps[1] > 1)
       OS << ":" << MmaWarps[0] << "x" << MmaWarps[1];
   }
+  if (Tf32)
+    OS << (First ? "" : " ") << "tf32";
   return OS.str();
 }
 
@@ -238,10 +240,14 @@ std::optional<Schedule> parseSchedule(const std::string &Text, const Kernel &K,
       Sch.Mma = true;
       continue;
     }
+    if (Word == "tf32") {
+      Sch.Tf32 = true;
+      continue;
+    }
     size_t Colon = Word.find(':');
     if (Colon == std::string::npos) {
       Error = "expected 'index:mapping', 'prefetch:arrays', 'pipelined', "
-              "'async', 'async:N', 'mma' or 'minblocks:N', found " +
+              "'async', 'async:N', 'mma', 'tf32' or 'minblocks:N', found " +
               quote(Word);
       return std::nullopt;
     }
@@ -441,6 +447,8 @@ std::string validateSchedule(const Schedule &Sch, const Kernel &K,
   if (!Sch.Prefetch.empty() && !Sch.tiledReduction() &&
       !S.ReductionIndices.empty())
     return "prefetch needs a tiled reduction (seq*T)";
+  if (Sch.Tf32 && !Sch.Mma)
+    return "tf32 names the precision of mma's products: it needs mma";
   if (Sch.Mma)
     return mmaScheduleRule(Sch, K, S);
   return "";

@@ -57,7 +57,8 @@ std::string plannerOptionsText(const PlannerOptions &Opts) {
          ",max_threads=" + std::to_string(Opts.MaxThreads) +
          ",min_blocks=" + std::to_string(Opts.MinBlocks) +
          ",min_threads=" + std::to_string(Opts.MinThreads) +
-         ",plan_limit=" + std::to_string(Opts.MaxAnalyses);
+         ",plan_limit=" + std::to_string(Opts.MaxAnalyses) +
+         (Opts.AllowTf32 ? ",tf32" : "");
 }
 
 TuningKey tuningKey(const TuneRequest &R, const PlannerOptions &Planner,
@@ -377,9 +378,12 @@ bool checkedWhole(const KernelWork &W, const TuneOptions &Opts) {
 /// Checks candidates' outputs.
 class Verifier {
 public:
+  /// \p Tf32: some candidates round f32 operands to tf32, and every
+  /// candidate is held to that tolerance.
   Verifier(const Kernel &K, const HostData &Data, const TuneOptions &Opts,
-           const KernelWork &Work)
+           const KernelWork &Work, bool Tf32)
       : K(K), Data(Data), Whole(checkedWhole(Work, Opts)) {
+    Cmp.Tf32 = Tf32;
     if (Whole) {
       Reference = Data;
       interpret(K, *Reference);
@@ -463,7 +467,7 @@ public:
         std::memcpy(&B, G.Bytes.data() + I * Bytes, Bytes);
         Into.setBits(Offsets[I], B);
       }
-      ArrayComparison A = comparePoints(K, R, Cand);
+      ArrayComparison A = comparePoints(K, R, Cand, Cmp);
       if (!A.Ok)
         return "at sampled outputs: " + firstLine(A.Message);
     }
@@ -474,7 +478,7 @@ public:
         continue;
       Specs.push_back({A.Name, referenceName(A.Name), elementKind(A.Type),
                        poisonBits(A.Type),
-                       2 * tolerance(A.Type, Length.at(A.Name))});
+                       2 * tolerance(A.Type, Length.at(A.Name), Cmp.Tf32)});
       Arrays.push_back(&A);
     }
     gpu::CompareResult C = W.compare(Specs, Timeout);
@@ -535,11 +539,11 @@ public:
   /// Why the run \p Cand is wrong; empty if it is right.
   std::string check(const HostData &Cand) {
     if (Whole) {
-      Comparison C = compareOutputs(K, *Reference, Cand, Mask);
+      Comparison C = compareOutputs(K, *Reference, Cand, Mask, Cmp);
       return C.Ok ? "" : firstLine(C.message());
     }
     for (const PointReference &R : Samples) {
-      ArrayComparison A = comparePoints(K, R, Cand);
+      ArrayComparison A = comparePoints(K, R, Cand, Cmp);
       if (!A.Ok)
         return "at sampled outputs: " + firstLine(A.Message);
     }
@@ -553,14 +557,14 @@ public:
           const std::string &Name = K.Args[K.Stmts[Done].Write.Arg].Name;
           In.array(Name) = Cand.array(Name);
         }
-        ArrayComparison A = comparePoints(K, In, Cand, S, Points);
+        ArrayComparison A = comparePoints(K, In, Cand, S, Points, Cmp);
         if (!A.Ok)
           return "at sampled outputs: " + firstLine(A.Message);
       }
     }
     // Every element: written at all, and close to the first verified run
     // (two float results each within the tolerance of the exact one).
-    CompareOptions Twice;
+    CompareOptions Twice = Cmp;
     Twice.ToleranceScale = 2;
     Comparison C = compareOutputs(K, First ? *First : Cand, Cand, Mask, Twice);
     if (!C.Ok)
@@ -576,6 +580,7 @@ private:
   const HostData &Data;
   bool Whole;
   std::map<std::string, double> Length; // per output; not where Whole
+  CompareOptions Cmp; // the tolerance: tf32 or not
   std::optional<HostData> Reference;
   std::optional<HostData> First;
   WrittenMask Mask;
@@ -1099,7 +1104,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
     BackgroundCompiler Compiler(Batch, K.Name + ".cu", W.device().arch(), Opts);
     if (!CheckHolder) {
       auto CheckStart = Clock::now();
-      CheckHolder.emplace(K, *Data, Opts, Result.Work);
+      CheckHolder.emplace(K, *Data, Opts, Result.Work,
+                          std::any_of(Vs.begin(), Vs.end(),
+                                      [](const Variant &V) { return V.tf32(); }));
       Result.CheckSeconds += Since(CheckStart);
     }
     // Each lane takes the next candidate, in rank order, until none is

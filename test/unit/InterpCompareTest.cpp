@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 
 using namespace loopy;
@@ -263,6 +265,43 @@ kernel t(n: index; l: in f64[n, n], y: out f64[n]) {
   ASSERT_TRUE(K);
   EXPECT_EQ(reductionLength(K->Stmts[0], {{"n", 30}}), 30);
   EXPECT_EQ(reductionLength(K->Stmts[0], {{"n", 0}}), 0);
+}
+
+TEST(InterpCompare, Tf32ToleranceCoversRoundedOperands) {
+  // Products of operands rounded to 11 significant bits: f32 outputs get
+  // twice 2^-11 more; other types are not affected.
+  EXPECT_DOUBLE_EQ(tolerance(DType::F32, 99, true),
+                   0x1.0p-10 + tolerance(DType::F32, 99));
+  EXPECT_DOUBLE_EQ(tolerance(DType::F64, 99, true), tolerance(DType::F64, 99));
+  EXPECT_DOUBLE_EQ(tolerance(DType::BF16, 99, true),
+                   tolerance(DType::BF16, 99));
+  // A sum of products whose operands were rounded to tf32 passes with the
+  // option and fails without it.
+  auto K = buildKernel(R"(
+kernel d(m, n: index; a: in f32[m, n], b: in f32[n], y: out f32[m]) {
+  domain { [i, k] : 0 <= i < m and 0 <= k < n }
+  y[i] = sum(k, a[i, k] * b[k]);
+}
+)");
+  ASSERT_TRUE(K);
+  HostData Ref = randomData(*K, {{"m", 32}, {"n", 64}}, 1);
+  auto Tf32 = [](float X) {
+    uint32_t U;
+    std::memcpy(&U, &X, 4);
+    U = (U + 0x1000u) & 0xffffe000u;
+    std::memcpy(&X, &U, 4);
+    return X;
+  };
+  HostData Rounded = Ref;
+  for (auto [Name, Size] : {std::pair{"a", 32 * 64}, std::pair{"b", 64}})
+    for (long I = 0; I < Size; ++I)
+      Rounded.array(Name).setDouble(I, Tf32(Ref.array(Name).getDouble(I)));
+  interpret(*K, Ref);
+  interpret(*K, Rounded);
+  CompareOptions Opts;
+  Opts.Tf32 = true;
+  EXPECT_TRUE(compareOutputs(*K, Ref, Rounded, Opts).Ok);
+  EXPECT_FALSE(compareOutputs(*K, Ref, Rounded).Ok);
 }
 
 } // namespace

@@ -214,4 +214,14 @@ TEST(TuningKey, SharedLimitFromTheDevice) {
   EXPECT_EQ(plannerFor(Opts, Dev).MaxSharedBytes, 48 * 1024);
 }
 
+TEST(TuningKey, Tf32IsAnotherSearch) {
+  // The space with tf32 products is another search than the one without,
+  // and the text of the key without it is what it always was.
+  PlannerOptions Opts;
+  std::string Without = plannerOptionsText(Opts);
+  EXPECT_EQ(Without.find("tf32"), std::string::npos);
+  Opts.AllowTf32 = true;
+  EXPECT_EQ(plannerOptionsText(Opts), Without + ",tf32");
+}
+
 } // namespace

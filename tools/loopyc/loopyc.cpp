@@ -144,7 +144,7 @@ std::optional<std::string> idleOption(const cxxopts::ParseResult &R,
     return "--variant does nothing with --check=nvrtc, which compiles a "
            "sample; --emit=ptx --variant=SCHEDULE compiles one";
   for (const char *Opt :
-       {"min-threads", "min-blocks", "max-shared", "plan-limit"})
+       {"min-threads", "min-blocks", "max-shared", "plan-limit", "allow-tf32"})
     if (R.count(Opt) && Opts.Emit == EmitKind::IR && !Check)
       return std::string("--") + Opt +
              " constrains the planner; --emit=ir prints each kernel before "
@@ -264,7 +264,10 @@ void addOptions(cxxopts::Options &Options) {
       ("plan-limit", "at most this many schedules analysed with isl per "
                      "kernel, and isl's work in proportion; a larger space "
                      "is sampled alike on every run (0: no limit)",
-       cxxopts::value<long>()->default_value("6000"), "N");
+       cxxopts::value<long>()->default_value("6000"), "N")
+      ("allow-tf32", "offer sums of f32 products on the tensor cores, "
+                     "their operands rounded to tf32 (10 bits of mantissa; "
+                     "checked with a tolerance to match)");
   Options.add_options("Other")
       ("j,jobs", "threads that lower, compile and run variants (0: one per "
                  "core)",
@@ -509,6 +512,7 @@ int run(int argc, char **argv) {
   Opts.Planner.MinBlocks = R["min-blocks"].as<long>();
   Opts.Planner.MaxSharedBytes = R["max-shared"].as<long>();
   Opts.SharedFromDevice = !R.count("max-shared");
+  Opts.Planner.AllowTf32 = R.count("allow-tf32") > 0;
   if (Opts.Planner.MaxSharedBytes < 0 || Opts.Planner.MaxSharedBytes > 232448) {
     std::cerr << "loopyc: error: --max-shared=" << Opts.Planner.MaxSharedBytes
               << " is outside 0 to 232448 bytes, the most an sm_90 block "

@@ -52,10 +52,12 @@ struct Node {
                  // element Init, Text "_trans" where the matrices' rows
                  // are their columns; Body assigns the same values element
                  // by element, for targets without the instruction
-    Mma,         // the warp's m16n8k16 product on Type operands: Args are
-                 // the four f32 accumulators (lvalues), then the operands'
-                 // fragment registers, four of the first and two of the
-                 // second, each two elements of 16 bits (Schedule/Mma.h)
+    Mma,         // the warp's product on Type operands, of the shape
+                 // Text (m16n8k16, or m16n8k8 on F32 as tf32): Args are
+                 // the four accumulators (lvalues), then the operands'
+                 // fragment registers, of the first and of the second:
+                 // four and two of two 16-bit elements each, eight and
+                 // four f64, or four and two f32 (Schedule/Mma.h)
   };
   Kind K;
   std::string Iter, Init, Cond, Step, Text;
@@ -162,8 +164,9 @@ struct DeviceKernel {
   /// and loopy_wait_async.
   bool Async = false;
   /// The body computes on the tensor cores (Mma): the prelude defines
-  /// loopy_pack2 and loopy_mma_m16n8k16_f16 and _bf16; OpenCL emulates
-  /// the instruction through a scratch buffer of the kernel's.
+  /// loopy_pack2, loopy_mma_m16n8k16_f16, _bf16 and _f64 and
+  /// loopy_mma_m16n8k8_tf32; OpenCL emulates the instructions through a
+  /// scratch buffer of the kernel's.
   bool Mma = false;
   /// Arrays the kernel reads as vectors, with the alignment in bytes their
   /// base pointers need (memory from cuMemAlloc always has it).

@@ -49,11 +49,15 @@ double reductionLength(const Statement &S, const ParamValues &Params);
 
 /// The bound on the relative L2 error of a float array of type \p T whose
 /// elements reduce up to \p R terms (see the file comment); 0 for integers.
-double tolerance(DType T, double R);
+/// \p Tf32: f32 products may have had their operands rounded to tf32
+/// (Schedule::Tf32), 10 bits of mantissa.
+double tolerance(DType T, double R, bool Tf32 = false);
 
 struct CompareOptions {
   /// Multiplies every float tolerance.
   double ToleranceScale = 1.0;
+  /// f32 arrays get the bound of products of tf32 operands.
+  bool Tf32 = false;
 };
 
 /// The verdict on one output array.

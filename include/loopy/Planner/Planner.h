@@ -23,6 +23,10 @@ struct PlannerOptions {
   long MinBlocks = 1;     // for the given sizes, where they are fixed
   long MaxSharedBytes = 48 * 1024;
   long MaxRegisterOutputs = 64; // outputs held in registers per thread
+  /// Offer sums of f32 products on the tensor cores, their operands
+  /// rounded to tf32 (Schedule::Tf32). Part of the space: the tuning key
+  /// names it.
+  bool AllowTf32 = false;
   /// Bound on the schedules that isl analyses in planning one kernel, over
   /// all of its statements and views (0: no bound). Where a space is
   /// larger, a spread of it chosen by the schedules alone is analysed, so
@@ -63,6 +67,9 @@ struct Variant {
   /// if any.
   std::string Name;
   double Cost = 0;
+
+  /// Some statement's products round their f32 operands to tf32.
+  bool tf32() const;
 };
 
 /// How much of a kernel's space planning analysed: the distinct schedule

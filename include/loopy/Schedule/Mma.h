@@ -7,12 +7,15 @@
 // is what a warp's mma.sync m16n8k16 instruction computes: a 16 x 8 tile
 // of f32 sums over 16 values of k, from a 16 x 16 fragment of one operand
 // and a 16 x 8 fragment of the other, spread over the warp's 32 lanes.
-// An "mma" schedule maps such a statement so that each thread's register
-// tile is its part of the accumulator fragments:
+// A sum of products of two f64 operands is what the f64 m16n8k16
+// computes, in f64; of two f32 operands, what m16n8k8 computes on their
+// values rounded to tf32, where the schedule says so (MmaInstr). An "mma" schedule maps such a statement so
+// that each thread's register tile is its part of the
+// accumulator fragments:
 //
 //   row index (y):    t.y*8,  ilp(2M)s    rows  gid + 8 * u
 //   column index (x): t.x*4,  ilp(2N)s2   cols  2 * tig + 8 * (u / 2) + u % 2
-//   reduced index:    seq*T, T a multiple of 16
+//   reduced index:    seq*T, T a multiple of the instruction's k
 //
 // with gid = ty, tig = tx, and lane = tx + 4 * ty: one warp per block
 // computing M x N fragments of 16 x 8. Init and Write stay the ordinary
@@ -32,6 +35,29 @@
 
 namespace loopy {
 
+/// A warp's matrix instruction: an M x 8 tile of sums over K values of
+/// the reduced index, whose operands' registers each hold PerReg values
+/// of k. A lane holds rows gid + 8 * r (r < M / 8) of the first operand's
+/// fragment, at k = PerReg * (tig + 4 * (R / (M / 8))) for its register R
+/// (and the next PerReg - 1 values, in the higher bits), row gid of the
+/// second's at k = PerReg * (tig + 4 * R), and the accumulators at rows
+/// gid + 8 * (Q / 2), columns 2 * tig + Q % 2 (PTX ISA, "Matrix Fragments
+/// for mma.m16n8k16" and "for mma.m16n8k8" with .tf32). The f64
+/// instruction is sm_90's; before, the prelude computes it as eight
+/// m8n8k4 ones, whose fragments are its own registers' (Printer.cpp).
+struct MmaInstr {
+  long M = 16, K = 16;
+  /// Operand elements per register: 2 16-bit values, or one f32 or f64.
+  long PerReg = 2;
+
+  long regsA() const { return M * K / (32 * PerReg); }
+  long regsB() const { return 8 * K / (32 * PerReg); }
+  long accumulators() const { return M * 8 / 32; }
+  /// The rows of a fragment that one lane holds (the register tile's rows
+  /// per fragment).
+  long laneRows() const { return M / 8; }
+};
+
 /// The parts of a statement that the tensor cores can compute.
 struct MmaShape {
   /// The reduction (a sum over Red) and its two operands' reads, in the
@@ -41,8 +67,10 @@ struct MmaShape {
   unsigned Read[2] = {0, 0};
   /// The output index each read follows (kernel index positions).
   unsigned Follows[2] = {0, 0};
-  /// The operands' type: F16 or BF16.
+  /// The operands' type: F16, BF16, F32 (as tf32) or F64.
   DType Type = DType::F16;
+  /// The instruction that computes it.
+  MmaInstr Instr;
 
   /// The read that follows output index \p Index.
   unsigned readFollowing(unsigned Index) const {
@@ -52,7 +80,8 @@ struct MmaShape {
 
 /// The shape of \p S where the tensor cores can compute it: one write over
 /// two output indices, one sum over one reduced index whose body is
-/// f32(x) * f32(y), x and y reads of f16 (or both of bf16) arrays, each
+/// f32(x) * f32(y), x and y reads of f16 (or both of bf16) arrays, or an
+/// f64 (f32) sum of x * y, x and y reads of f64 (f32) arrays, each
 /// following one output index and the reduced one, and a domain that is
 /// the product of its outputs' and its reduction's ranges. Otherwise
 /// nothing, and \p Why says what breaks the form.
@@ -61,7 +90,8 @@ std::optional<MmaShape> mmaShape(const Kernel &K, const Statement &S,
 
 /// The rule an "mma" schedule obeys beyond every schedule's (an empty
 /// string, or the rule broken): the statement's shape, the threads and
-/// register tiles of the fragments, a reduction tile of 16s.
+/// register tiles of the fragments, a reduction tile of the instruction's
+/// k, tf32 exactly where the operands are f32.
 std::string mmaScheduleRule(const Schedule &Sch, const Kernel &K,
                             const Statement &S);
 

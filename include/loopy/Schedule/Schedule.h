@@ -115,6 +115,11 @@ struct Schedule {
   /// and along the columns (on x), numbered by thread axis z ("mma:2x4";
   /// "mma" is one warp). The grid maps' Warps repeat them.
   long MmaWarps[2] = {1, 1};
+  /// With Mma on f32 operands: the instructions round them to tf32 (10
+  /// bits of mantissa) before multiplying ("tf32" in the string), which
+  /// the schedule must say; the planner offers it only where asked
+  /// (PlannerOptions::AllowTf32).
+  bool Tf32 = false;
 
   const IndexMap *find(unsigned Index) const;
   const IndexMap *tiledReduction() const;
