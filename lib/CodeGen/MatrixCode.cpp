@@ -117,9 +117,9 @@ struct Fragments {
   isl::pw_multi_aff element(bool First, long F, long Reg, long Half) const {
     LaneTerms Out, Along;
     Out.Ty = 1;
-    Out.Cst = First ? In.M * F + 8 * (Reg % In.laneRows()) : 8 * F;
+    Out.Cst = First ? 16 * F + 8 * (Reg % 2) : 8 * F;
     Along.Tx = In.PerReg;
-    Along.Cst = Half + 4 * In.PerReg * (First ? Reg / In.laneRows() : Reg);
+    Along.Cst = Half + 4 * In.PerReg * (First ? Reg / 2 : Reg);
     return point(First, Out, Along);
   }
 
@@ -174,7 +174,7 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   Fragments Fr{G, Row, Col, RowR, ColR, Sh->Red, M.Tiled->Tile, In};
   unsigned ReadA = Sh->readFollowing(Row.Index);
   unsigned ReadB = Sh->readFollowing(Col.Index);
-  long FragRows = Row.Ilp / In.laneRows(), FragCols = Col.Ilp / 2;
+  long FragRows = Row.Ilp / 2, FragCols = Col.Ilp / 2;
 
   // One instance per K values of the reduced index in the tile.
   isl::set Steps =
@@ -307,8 +307,8 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
         auto X = std::make_unique<Node>(Node::Kind::Mma);
         X->Type = Sh->Type;
         X->Text = "m16n8k" + std::to_string(In.K);
-        for (long Q = 0; Q < In.accumulators(); ++Q) {
-          long U[2] = {In.laneRows() * FR + Q / 2, 2 * FC + Q % 2};
+        for (long Q = 0; Q < 4; ++Q) {
+          long U[2] = {2 * FR + Q / 2, 2 * FC + Q % 2};
           X->Args.push_back(Acc(U));
         }
         for (long Reg = 0; Reg < In.regsA(); ++Reg)
@@ -322,9 +322,8 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   NodeList Out;
   auto C = std::make_unique<Node>(Node::Kind::Comment);
   C->Text = "the tile on the tensor cores: " + std::to_string(FragRows) +
-            " x " + std::to_string(FragCols) + " products of " +
-            std::to_string(In.M) + " x " + std::to_string(In.K) + " by " +
-            std::to_string(In.K) + " x 8";
+            " x " + std::to_string(FragCols) + " products of 16 x " +
+            std::to_string(In.K) + " by " + std::to_string(In.K) + " x 8";
   Out.push_back(std::move(C));
   if (N.Tree.is_null())
     return Out;

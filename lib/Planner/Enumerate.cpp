@@ -156,14 +156,12 @@ void enumerateMma(const Kernel &K, const Statement &S,
   unsigned Col = Contig && *Contig != Sh->Red ? *Contig : S.OutputIndices[1];
   unsigned Row =
       S.OutputIndices[0] == Col ? S.OutputIndices[1] : S.OutputIndices[0];
-  const MmaInstr &In = Sh->Instr;
   long Wide = Sh->Type == DType::F64 ? 2 : 1; // registers per accumulator
   const long Warps[][2] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 2}, {2, 4}};
   for (const long *W : Warps)
     for (long FragRows : {1, 2, 4})
       for (long FragCols : {2, 4, 8}) {
-        if (In.accumulators() * FragRows * FragCols * Wide >
-            2 * Opts.MaxRegisterOutputs)
+        if (4 * FragRows * FragCols * Wide > 2 * Opts.MaxRegisterOutputs)
           continue;
         for (long Tile : {16, 32, 64}) {
           if (Tile > (isHalf(Sh->Type) ? 64 : 32))

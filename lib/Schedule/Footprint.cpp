@@ -111,28 +111,22 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   if (N == 0)
     return;
   long &Row = St.Padded.back();
-  if (Red && Best >= 0 && ElemBytes == 2) {
-    // Rows of 16-byte multiples and an odd number of them: the 8 rows of
-    // a matrix that ldmatrix reads lie in distinct banks, and each 16
-    // bytes of a row may be one load or copy.
-    St.Vector = 8;
-    Row = (Row + 7) / 8 * 8;
-    if ((Row / 8) % 2 == 0)
-      Row += 8;
-  } else if (Red && Best >= 0) {
-    // A register of an f64 or tf32 fragment holds 8 values of the
-    // operand's output index by 4 consecutive values of k. Along k, a
-    // warp's loads read 8 rows of 4 elements (a half-warp's 4 rows of
-    // f64): rows of 4 plus a multiple of 8 elements put them in distinct
-    // banks. Down k, 4 rows of 8 f32 (of 4 f64 a half-warp) need rows of
-    // 8 plus a multiple of 16 f32. Either keeps 16-byte vectors whole.
+  if (Red && Best >= 0) {
+    // Under mma, rows of an odd number of units: a register's 8 rows (of
+    // the operand's output index) by 4 consecutive values of k then lie in
+    // distinct banks, each row starts on 16 bytes, and each 16 bytes may
+    // be one load or copy. 16-bit operands are read by ldmatrix, 8 rows of
+    // 16 bytes: units of 8 elements. f64 and tf32 ones element by element:
+    // along k, a warp reads 8 rows of 4 (a half-warp 4 rows of f64), units
+    // of 4 elements; down k, 4 rows of 8 f32 (of 4 f64 a half-warp), units
+    // of 8 f32.
     auto Pos = std::find(S.Indices.begin(), S.Indices.end(), Red->Index);
     isl::aff Inner = MA.at(Best);
     bool AlongK = !take(Inner.ctx(), isl_aff_get_coefficient_val(
                                          Inner.get(), isl_dim_in,
                                          Pos - S.Indices.begin()))
                        .is_zero();
-    long Unit = ElemBytes == 4 && !AlongK ? 8 : 4;
+    long Unit = ElemBytes == 2 || (ElemBytes == 4 && !AlongK) ? 8 : 4;
     St.Vector = 16 / ElemBytes;
     Row = (Row + Unit - 1) / Unit * Unit;
     if ((Row / Unit) % 2 == 0)

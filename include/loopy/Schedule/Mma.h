@@ -9,9 +9,9 @@
 // and a 16 x 8 fragment of the other, spread over the warp's 32 lanes.
 // A sum of products of two f64 operands is what the f64 m16n8k16
 // computes, in f64; of two f32 operands, what m16n8k8 computes on their
-// values rounded to tf32, where the schedule says so (MmaInstr). An "mma" schedule maps such a statement so
-// that each thread's register tile is its part of the
-// accumulator fragments:
+// values rounded to tf32, where the schedule says so (MmaInstr). An "mma"
+// schedule maps such a statement so that each thread's register tile is
+// its part of the accumulator fragments:
 //
 //   row index (y):    t.y*8,  ilp(2M)s    rows  gid + 8 * u
 //   column index (x): t.x*4,  ilp(2N)s2   cols  2 * tig + 8 * (u / 2) + u % 2
@@ -35,27 +35,24 @@
 
 namespace loopy {
 
-/// A warp's matrix instruction: an M x 8 tile of sums over K values of
+/// A warp's matrix instruction: a 16 x 8 tile of sums over K values of
 /// the reduced index, whose operands' registers each hold PerReg values
-/// of k. A lane holds rows gid + 8 * r (r < M / 8) of the first operand's
-/// fragment, at k = PerReg * (tig + 4 * (R / (M / 8))) for its register R
-/// (and the next PerReg - 1 values, in the higher bits), row gid of the
-/// second's at k = PerReg * (tig + 4 * R), and the accumulators at rows
-/// gid + 8 * (Q / 2), columns 2 * tig + Q % 2 (PTX ISA, "Matrix Fragments
-/// for mma.m16n8k16" and "for mma.m16n8k8" with .tf32). The f64
-/// instruction is sm_90's; before, the prelude computes it as eight
-/// m8n8k4 ones, whose fragments are its own registers' (Printer.cpp).
+/// of k. A lane holds rows gid and gid + 8 of the first operand's
+/// fragment, register R at row gid + 8 * (R % 2) and
+/// k = PerReg * (tig + 4 * (R / 2)) (and the next PerReg - 1 values, in
+/// the higher bits), row gid of the second's at k = PerReg * (tig + 4 * R),
+/// and the four accumulators at rows gid + 8 * (Q / 2), columns
+/// 2 * tig + Q % 2 (PTX ISA, "Matrix Fragments for mma.m16n8k16" and "for
+/// mma.m16n8k8" with .tf32). The f64 instruction is sm_90's; before, the
+/// prelude computes it as eight m8n8k4 ones, whose fragments are its own
+/// registers' (Printer.cpp).
 struct MmaInstr {
-  long M = 16, K = 16;
+  long K = 16;
   /// Operand elements per register: 2 16-bit values, or one f32 or f64.
   long PerReg = 2;
 
-  long regsA() const { return M * K / (32 * PerReg); }
+  long regsA() const { return 16 * K / (32 * PerReg); }
   long regsB() const { return 8 * K / (32 * PerReg); }
-  long accumulators() const { return M * 8 / 32; }
-  /// The rows of a fragment that one lane holds (the register tile's rows
-  /// per fragment).
-  long laneRows() const { return M / 8; }
 };
 
 /// The parts of a statement that the tensor cores can compute.
