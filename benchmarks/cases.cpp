@@ -63,6 +63,8 @@ std::vector<ArraySpec> arraysOf(const LoadedFile &F) {
       S.Shape.Extents = Extents;
       S.Shape.RowMajorF32 =
           A.Order == loopy::Layout::RowMajor && A.Type == loopy::DType::F32;
+      S.Shape.RowMajorBf16 =
+          A.Order == loopy::Layout::RowMajor && A.Type == loopy::DType::BF16;
       auto It = std::find_if(Arrays.begin(), Arrays.end(),
                              [&](const ArraySpec &P) { return P.Name == A.Name; });
       if (It == Arrays.end()) {

@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "reference.h"
+#include "loopy/Support/Half.h"
 
+#include <cstdint>
 #include <utility>
 
 namespace bench {
@@ -34,17 +36,26 @@ void runHost(const BlasOp &Op, const ArrayData &Data) {
   float *C = Data(Op.C);
   switch (Op.R) {
   case BlasOp::Routine::Gemm:
-  case BlasOp::Routine::GemmBatched:
+  case BlasOp::Routine::GemmBatched: {
+    // Element (I, J) of product E's operand P: bf16 operands widened.
+    auto Elem = [&](const float *P, long long Stride, long Ld, bool Trans,
+                    long E, long I, long J) {
+      long Offset = E * Stride + (Trans ? J + I * Ld : I + J * Ld);
+      if (!Op.Bf16)
+        return P[Offset];
+      return loopy::bf16ToFloat(reinterpret_cast<const uint16_t *>(P)[Offset]);
+    };
     for (long E = 0; E < Op.Batch; ++E)
       for (long I = 0; I < Op.M; ++I)
         for (long J = 0; J < Op.N; ++J) {
           double Acc = 0;
           for (long L = 0; L < Op.K; ++L)
-            Acc += double(at(A + E * Op.StrideA, Op.Lda, Op.TransA, I, L)) *
-                   at(B + E * Op.StrideB, Op.Ldb, Op.TransB, L, J);
+            Acc += double(Elem(A, Op.StrideA, Op.Lda, Op.TransA, E, I, L)) *
+                   Elem(B, Op.StrideB, Op.Ldb, Op.TransB, E, L, J);
           store(C[E * Op.StrideC + I + J * Op.Ldc], Op.Alpha, Acc, Op.Beta);
         }
     return;
+  }
   case BlasOp::Routine::Gemv: {
     // op(A) is m×n (N) or n×m (T).
     long Rows = Op.TransA ? Op.N : Op.M, Cols = Op.TransA ? Op.M : Op.N;

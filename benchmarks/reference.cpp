@@ -202,13 +202,16 @@ private:
   }
 
   /// The extents of operand \p I: its view or its array's shape.
-  std::vector<long> extents(size_t I) const {
+  std::vector<long> extents(size_t I, bool MayBeBf16 = false) const {
     const RefOperand &Op = Call->Operands[I];
     auto It = Arrays.find(Op.Array);
     if (It == Arrays.end())
       error("no array '" + Op.Array + "' in the kernels");
-    if (!It->second.RowMajorF32)
-      error("array '" + Op.Array + "' is not a contiguous row-major f32 array");
+    if (!It->second.RowMajorF32 && !(MayBeBf16 && It->second.RowMajorBf16))
+      error("array '" + Op.Array + "' is not a contiguous row-major f32 array" +
+            (It->second.RowMajorBf16 ? " (bf16 only as an operand of gemm "
+                                       "or gemm_batched)"
+                                     : ""));
     long Elements = 1;
     for (long E : It->second.Extents)
       Elements *= E;
@@ -226,8 +229,13 @@ private:
     return V;
   }
 
-  Matrix matrix(size_t I, bool MayBatch) const {
-    std::vector<long> E = extents(I);
+  bool bf16(size_t I) const {
+    auto It = Arrays.find(Call->Operands[I].Array);
+    return It != Arrays.end() && It->second.RowMajorBf16;
+  }
+
+  Matrix matrix(size_t I, bool MayBatch, bool MayBeBf16 = false) const {
+    std::vector<long> E = extents(I, MayBeBf16);
     Matrix M;
     M.Array = Call->Operands[I].Array;
     M.Trans = Call->Operands[I].Trans;
@@ -269,7 +277,11 @@ private:
   // dimension is the row length of the stored matrix.
   void gemm(BlasOp &Op, bool Batched) {
     expectOperands(3);
-    Matrix C = matrix(0, Batched), A = matrix(1, Batched), B = matrix(2, Batched);
+    Matrix C = matrix(0, Batched), A = matrix(1, Batched, true),
+           B = matrix(2, Batched, true);
+    if (bf16(1) != bf16(2))
+      error("the operands are both bf16 or both f32");
+    Op.Bf16 = bf16(1);
     notTransposed(C);
     same(A.opCols(), B.opRows(), "the inner dimensions of op(A) and op(B)");
     same(C.Rows, A.opRows(), "the rows of C and op(A)");
@@ -403,12 +415,12 @@ private:
   const RefCall *Call = nullptr;
 };
 
-const char *routineName(BlasOp::Routine R) {
+const char *routineName(BlasOp::Routine R, bool Bf16 = false) {
   switch (R) {
   case BlasOp::Routine::Gemm:
-    return "cublasSgemm";
+    return Bf16 ? "cublasGemmEx" : "cublasSgemm";
   case BlasOp::Routine::GemmBatched:
-    return "cublasSgemmStridedBatched";
+    return Bf16 ? "cublasGemmStridedBatchedEx" : "cublasSgemmStridedBatched";
   case BlasOp::Routine::Gemv:
     return "cublasSgemv";
   case BlasOp::Routine::Ger:
@@ -427,9 +439,9 @@ const char *routineName(BlasOp::Routine R) {
   return "?";
 }
 
-void check(cublasStatus_t S, BlasOp::Routine R) {
+void check(cublasStatus_t S, BlasOp::Routine R, bool Bf16 = false) {
   if (S != CUBLAS_STATUS_SUCCESS)
-    fail(std::string(routineName(R)) + ": cuBLAS status " +
+    fail(std::string(routineName(R, Bf16)) + ": cuBLAS status " +
          std::to_string(static_cast<int>(S)));
 }
 
@@ -480,7 +492,7 @@ std::vector<BlasOp> resolveReference(const std::vector<RefCall> &Calls,
 std::string referenceName(const std::vector<BlasOp> &Ops) {
   std::vector<std::pair<std::string, int>> Counts;
   for (const BlasOp &Op : Ops) {
-    std::string N = routineName(Op.R);
+    std::string N = routineName(Op.R, Op.Bf16);
     auto It = std::find_if(Counts.begin(), Counts.end(),
                            [&](const auto &P) { return P.first == N; });
     if (It == Counts.end())
@@ -497,6 +509,20 @@ std::string referenceName(const std::vector<BlasOp> &Ops) {
 void runCublas(cublasHandle_t H, const BlasOp &Op, const ArrayData &Data) {
   const float *A = Data(Op.A), *B = Op.B.empty() ? nullptr : Data(Op.B);
   float *C = Data(Op.C);
+  if (Op.Bf16 && Op.R == BlasOp::Routine::Gemm)
+    return check(cublasGemmEx(H, op(Op.TransA), op(Op.TransB), Op.M, Op.N,
+                              Op.K, &Op.Alpha, A, CUDA_R_16BF, Op.Lda, B,
+                              CUDA_R_16BF, Op.Ldb, &Op.Beta, C, CUDA_R_32F,
+                              Op.Ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                 Op.R, true);
+  if (Op.Bf16)
+    return check(cublasGemmStridedBatchedEx(
+                     H, op(Op.TransA), op(Op.TransB), Op.M, Op.N, Op.K,
+                     &Op.Alpha, A, CUDA_R_16BF, Op.Lda, Op.StrideA, B,
+                     CUDA_R_16BF, Op.Ldb, Op.StrideB, &Op.Beta, C, CUDA_R_32F,
+                     Op.Ldc, Op.StrideC, Op.Batch, CUBLAS_COMPUTE_32F,
+                     CUBLAS_GEMM_DEFAULT),
+                 Op.R, true);
   switch (Op.R) {
   case BlasOp::Routine::Gemm:
     return check(cublasSgemm(H, op(Op.TransA), op(Op.TransB), Op.M, Op.N, Op.K,

@@ -22,6 +22,10 @@
 //   trmm(C, A, B)          C = alpha·op(A)·B, A lower-triangular
 //   symm(C, A, B)          C = alpha·A·B + beta·C, A symmetric, lower stored
 //
+// A and B of gemm and gemm_batched may both be bf16 arrays (C f32): the
+// products of the widened operands summed in f32, cublasGemmEx and
+// cublasGemmStridedBatchedEx with CUBLAS_COMPUTE_32F.
+//
 // resolveReference turns the calls, at given sizes, into the column-major
 // arguments of cuBLAS's single-precision routines (a row-major m×n matrix
 // is a column-major n×m one). The same resolved calls run on the GPU
@@ -69,12 +73,17 @@ struct BlasOp {
   long Lda = 0, Ldb = 0, Ldc = 0;
   long long StrideA = 0, StrideB = 0, StrideC = 0;
   float Alpha = 1, Beta = 0;
+  /// gemm, gemm_batched: A and B are bf16, C f32, the sums f32.
+  bool Bf16 = false;
 };
 
 /// What resolution needs to know about the kernels' arrays at the sizes.
 struct ArrayShape {
   std::vector<long> Extents;
-  bool RowMajorF32 = true; // contiguous row-major f32 (the only kind taken)
+  bool RowMajorF32 = true; // contiguous row-major f32
+  /// Contiguous row-major bf16: taken as both operands of a product
+  /// (gemm, gemm_batched), which then sums in f32 (cublasGemmEx).
+  bool RowMajorBf16 = false;
 };
 
 /// The calls at index parameter values \p Params and scalar values

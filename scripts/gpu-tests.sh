@@ -5,7 +5,7 @@
 # a search spreads over every GPU of the host, that the 8- and 16-bit
 # integer types tune and verify, that the occupancy round's variants with
 # launch bounds run, that variants with asynchronous copies verify, that
-# variants on the tensor cores (mma) verify, that variants with more
+# variants on the tensor cores (mma) verify, also on partial tiles, that variants with more
 # buffers per stage (async:N) verify, timed alone (--tune --variant), that
 # variants with the same code are timed once, that a second tuning comes
 # from the database, that an exported database merges into an empty one,
@@ -64,16 +64,27 @@ tune transpose transpose.loop -D n=4096 -D m=4096 --budget=24
 tune tri_matvec tri_matvec.loop -D n=4000 --budget=24
 tune matmul_params matmul.loop --all-params=1000 --budget=12
 
-# The tensor cores: bf16 matmul's schedules with mma.sync verify on the
-# GPU, none wrong, and at least one is timed.
-if "$bin/loopyc" "$root/examples/matmul_bf16.loop" -D n=1024 -D m=1024 -D l=1024 \
-     --tune --budget=24 --retune --report=40 >"$work/mma.out" 2>"$work/mma.err" &&
-   grep -q ' ok  .* mma' "$work/mma.out" &&
-   ! grep ' mma' "$work/mma.out" | grep -q ' \(wrong\|failed\) '; then
-  echo "PASS tensor cores: $(grep -c ' ok  .* mma' "$work/mma.out") mma variants verified and timed; $(grep '^// time: ' "$work/mma.out")"
-else
-  echo "FAIL tensor cores"; cat "$work/mma.out" "$work/mma.err"; failed=1
-fi
+# mma_search NAME FILE ARGS...: a search whose variants on the tensor
+# cores (mma.sync) verify on the GPU, none wrong, at least one timed.
+mma_search() {
+  local name="$1" file="$2"; shift 2
+  if "$bin/loopyc" "$root/$file" "$@" --tune --budget=24 --retune --report=40 \
+       >"$work/$name.out" 2>"$work/$name.err" &&
+     grep -q ' ok  .* mma' "$work/$name.out" &&
+     ! grep ' mma' "$work/$name.out" | grep -q ' \(wrong\|failed\) '; then
+    echo "PASS tensor cores, $name: $(grep -c ' ok  .* mma' "$work/$name.out") mma variants verified and timed; $(grep '^// time: ' "$work/$name.out")"
+  else
+    echo "FAIL tensor cores, $name"; cat "$work/$name.out" "$work/$name.err"; failed=1
+  fi
+}
+mma_search mma examples/matmul_bf16.loop -D n=1024 -D m=1024 -D l=1024
+# Sizes that no tile divides, known only at run time: the stages hold
+# zeros past the extents.
+mma_search mma_partial_tiles examples/matmul_bf16.loop --param n=1001 --param m=999 --param l=1003
+# A batch index on grid axis z, one product per block; an operator shared
+# by the batch, whose product over (e, i) takes j on z.
+mma_search mma_batch benchmarks/zoo/batched_gemm_bf16.loop -D ne=3000 -D np=64 -D m=48
+mma_search mma_shared_operator benchmarks/zoo/batched_shared_bf16.loop -D ne=20000 -D np=35 -D m=35
 
 # zoo NAME FILE ARGS...: a zoo kernel tuned, its search with no variant
 # wrong. The triangles (diagonal blocks computing outputs they do not
@@ -155,6 +166,15 @@ one_variant buffers3 matmul.loop \
 one_variant buffers4_mma matmul_bf16.loop \
   'i:g.y,t.y*8,ilp8s j:g.x,t.x*4,ilp8s2 k:seq*16 prefetch:a,b pipelined async:4 mma:2x4' \
   -D n=1024 -D m=1024 -D l=1040
+# Tiles past the extents on the tensor cores: their stages hold zeros
+# there, stored beside the asynchronous copies (rows of a multiple of 8
+# elements) or by the loads through registers (odd rows).
+one_variant mma_partial matmul_bf16.loop \
+  'i:g.y,t.y*8,ilp8s j:g.x,t.x*4,ilp8s2 k:seq*32 prefetch:a,b pipelined async:3 mma:2x2' \
+  -D n=1001 -D m=1000 -D l=1000
+one_variant mma_partial_odd matmul_f64.loop \
+  'i:g.y,t.y*8,ilp4s j:g.x,t.x*4,ilp8s2 k:seq*16 prefetch:a,b pipelined mma:2x2' \
+  -D n=1001 -D m=999 -D l=1003
 # The f64 instruction (sm_90; eight m8n8k4 before), its operands read
 # element by element from rows of 4 plus a multiple of 8 elements.
 one_variant mma_f64 matmul_f64.loop \

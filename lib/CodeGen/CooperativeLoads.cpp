@@ -202,15 +202,32 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
       L.push_back(Line(Dest(J) + " = " + vectorElement(T, G.LoadVec, J) + ";"));
   };
   NodeList Lines;
+  // Where the stage is zero-filled, the buffer's elements outside the
+  // footprint: zeros into Dest(J) (16-bit buffers hold the bits).
+  NodeList Zeros;
+  auto ZeroFill = [&](const std::function<std::string(long)> &Dest) {
+    if (St.ZeroFill)
+      for (long J = 0; J < V; ++J)
+        Zeros.push_back(
+            Line(Dest(J) + " = " + (isHalf(T) ? "0" : zeroOf(T)) + ";"));
+  };
   if (Part == LoadPart::Whole) {
     Load(Lines, Target);
+    ZeroFill(Target);
   } else if (Part == LoadPart::AsyncFetch) {
     // Into the fetched tile's buffer, which no thread reads during this
     // tile; a vector as one copy (chooseLoadVectors). Skipped elements are
-    // outside the footprint, never read.
+    // outside the footprint, never read, or zero-filled by plain stores,
+    // ordered before the tile's reads by the same barrier.
     Stage Next = St;
     Next.Parity = bufferOfTile(G.NextTile, St.Buffers);
     std::vector<std::string> R(Coord.begin(), Coord.begin() + N);
+    ZeroFill([&](long J) {
+      std::vector<std::string> RJ = R;
+      if (J)
+        RJ[CD] += " + " + std::to_string(J);
+      return Next.element(RJ);
+    });
     auto C = std::make_unique<Node>(Node::Kind::AsyncCopy);
     C->Text = Next.element(R);
     C->Init = Source;
@@ -250,6 +267,7 @@ NodeList loadCode(CodeGenState &G, const Stage &St, const isl::set &Uniform,
     auto G = std::make_unique<Node>(Node::Kind::If);
     G->Cond = Guard;
     G->Body = std::move(Lines);
+    G->Else = std::move(Zeros);
     Copy.push_back(std::move(G));
   }
   if (Vectors % NT != 0) {

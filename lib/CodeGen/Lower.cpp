@@ -67,12 +67,12 @@ Expected<std::vector<DeviceKernel>> lowerSteps(const Kernel &K,
   }
   LoweringCache::Block &Facts = Cache.block(M->blockKey());
   boundBlocks(*M, Facts);
-  if (Sch.Mma)
-    if (std::string Rule = mmaTileRule(*M); !Rule.empty())
-      return Failure::user(Rule);
   auto Stages = stageReads(*M, Facts);
   if (!Stages)
     return Stages.takeFailure();
+  if (Sch.Mma)
+    if (std::string Rule = mmaTileRule(*M, *Stages); !Rule.empty())
+      return Failure::user(Rule);
   chooseLoadVectors(*Stages, *M, Facts);
   Addressing Addr = buildAddressing(*M);
   std::optional<bool> &Index32 = Cache.statement(S.Name).Index32;

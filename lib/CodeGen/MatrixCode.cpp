@@ -102,6 +102,21 @@ struct Fragments {
     E = M.addOriginConstraint(E, Red, -1, KT, -Along.Cst, true);
     for (unsigned R = 0; R < M.GridMaps.size(); ++R)
       E = addConstraint(E, {{isl_dim_set, 1 + NIdx + R, 1}}, 0, true);
+    // A batch index: its one value in the block, on z or in the block's
+    // loop.
+    for (unsigned R = 0; R < M.GridMaps.size(); ++R)
+      if (R != RowR && R != ColR)
+        E = M.addOriginConstraint(
+            E, M.GridMaps[R]->Index, -1,
+            {{isl_dim_set, 1 + (unsigned)M.tuplePos(M.GridMaps[R]->Index), 1},
+             {isl_dim_param, paramPos(E, M.GridBlockIds[R]), -1}},
+            0, true);
+    for (unsigned I = 0; I < M.SeqOutputs.size(); ++I)
+      E = addConstraint(
+          E,
+          {{isl_dim_set, 1 + (unsigned)M.tuplePos(M.SeqOutputs[I]->Index), 1},
+           {isl_dim_param, paramPos(E, M.SeqParams[I]), -1}},
+          0, true);
     isl_set *P = isl_set_project_out(E.release(), isl_dim_set, Half, 2);
     isl_map *X = isl_map_from_range(P);
     X = isl_map_move_dims(X, isl_dim_in, 0, isl_dim_out, 0, 1);
@@ -163,12 +178,15 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   const Kernel &K = *M.K;
   const Statement &S = *M.S;
   std::string Why;
-  std::optional<MmaShape> Sh = mmaShape(K, S, Why);
+  std::optional<MmaShape> Sh = mmaShape(K, S, Why, M.Sch);
   assert(Sh && M.Tiled && M.Accs.size() == 1 &&
          "validateSchedule checked the statement and the schedule");
   unsigned RowR = 0, ColR = 0;
   for (unsigned R = 0; R < M.GridMaps.size(); ++R)
-    (M.GridMaps[R]->Ax == Axis::Y ? RowR : ColR) = R;
+    if (M.GridMaps[R]->Ax == Axis::Y)
+      RowR = R;
+    else if (M.GridMaps[R]->Ax == Axis::X)
+      ColR = R;
   const IndexMap &Row = *M.GridMaps[RowR], &Col = *M.GridMaps[ColR];
   const MmaInstr &In = Sh->Instr;
   Fragments Fr{G, Row, Col, RowR, ColR, Sh->Red, M.Tiled->Tile, In};
@@ -200,7 +218,10 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
   auto Acc = [&](long U[2]) {
     long Flat = 0, Stride = 1;
     for (int R = M.GridMaps.size() - 1; R >= 0; --R) {
-      Flat += (R == static_cast<int>(RowR) ? U[0] : U[1]) * Stride;
+      long X = R == static_cast<int>(RowR)   ? U[0]
+               : R == static_cast<int>(ColR) ? U[1]
+                                             : 0; // a batch index: one
+      Flat += X * Stride;
       Stride *= M.GridMaps[R]->Ilp;
     }
     return M.Accs[0].Name + "[" + std::to_string(Flat) + "]";
@@ -241,7 +262,7 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
     auto Read = [&](bool First, long F, long Reg, long Half) {
       isl::pw_multi_aff P = isl::manage(isl_pw_multi_aff_pullback_pw_multi_aff(
           Fr.element(First, F, Reg, Half).release(), At.copy()));
-      return updateReadText(G, First ? ReadA : ReadB, B, P);
+      return fragmentReadText(G, First ? ReadA : ReadB, B, P);
     };
     // A register's elements: two 16-bit values packed, one f64, or one
     // f32 rounded to tf32.
@@ -293,7 +314,7 @@ NodeList mmaCode(CodeGenState &G, const isl::set &Uniform) {
           At.copy()));
       if (How == ByMatrices::Transposed)
         L->Text = "_trans";
-      L->Init = updateReadText(G, First ? ReadA : ReadB, B, P);
+      L->Init = fragmentReadText(G, First ? ReadA : ReadB, B, P);
       L->Count = static_cast<long>(Regs.size());
       Body.push_back(Line(Decl + ";"));
       Body.push_back(std::move(L));

@@ -54,11 +54,15 @@ static std::string registerIndex(CodeGenState &G, const isl::ast_build &Build,
 
 static std::string readText(CodeGenState &G, unsigned Read,
                             const isl::ast_build &Build, const isl::pw_multi_aff &Iter,
-                            Piece P) {
+                            Piece P, bool PastDomain = false) {
   StatementMapping &M = G.M;
   const Statement &S = *G.M.S;
+  isl::pw_multi_aff Access =
+      PastDomain ? isl::pw_multi_aff(
+                       M.accessFormOnTuple(S.Reads[Read].Relation, P))
+                 : M.accessOnTuple(S.Reads[Read].Relation, P);
   isl_pw_multi_aff *At = isl_pw_multi_aff_pullback_pw_multi_aff(
-      M.accessOnTuple(S.Reads[Read].Relation, P).release(), Iter.copy());
+      Access.release(), Iter.copy());
   const Stage *St = nullptr;
   if (P == Piece::Update || P == Piece::Compute)
     for (const Stage &X : G.Stages)
@@ -86,6 +90,12 @@ std::string updateReadText(CodeGenState &G, unsigned Read,
                            const isl::ast_build &Build,
                            const isl::pw_multi_aff &Iter) {
   return readText(G, Read, Build, Iter, Piece::Update);
+}
+
+std::string fragmentReadText(CodeGenState &G, unsigned Read,
+                             const isl::ast_build &Build,
+                             const isl::pw_multi_aff &Iter) {
+  return readText(G, Read, Build, Iter, Piece::Update, /*PastDomain=*/true);
 }
 
 /// The C text of \p V, a float value of type \p T: an f32 literal for the

@@ -32,6 +32,13 @@ std::string updateReadText(CodeGenState &G, unsigned Read,
                            const isl::ast_build &Build,
                            const isl::pw_multi_aff &Iter);
 
+/// The same at a point that may lie past the domain (a fragment of a
+/// partial tile under mma, Schedule/Mma.h): the read's affine form on the
+/// whole space, which for a staged read falls in its zero-filled box.
+std::string fragmentReadText(CodeGenState &G, unsigned Read,
+                             const isl::ast_build &Build,
+                             const isl::pw_multi_aff &Iter);
+
 /// The identity of \p Op on \p T as C text (0 for sums, -inf for max, ...).
 std::string identity(ReduceOp Op, DType T);
 /// Zero of type \p T as C text.

@@ -144,18 +144,35 @@ struct Candidate {
 /// eight products), reduction tiles of 16, 32 and 64, both operands
 /// staged, also pipelined and copied asynchronously; on f64 operands,
 /// whose accumulators take two registers, and on f32 ones (as tf32,
-/// where the options allow), reduction tiles of 16 and 32. Tiles that do
-/// not divide the extents fail the analysis (mmaTileRule).
+/// where the options allow), reduction tiles of 16 and 32. Tiles past the
+/// extents read zero-filled stages; tiles larger than an extent fail the
+/// analysis (mmaTileRule). Each pair of outputs that the operands follow
+/// is a shape of its own (mmaShapes), the other outputs a batch: the
+/// first on z, one per block, the others in a loop of the block.
+void enumerateMmaShape(const Kernel &K, const Statement &S,
+                       const PlannerOptions &Opts, const MmaShape &Sh,
+                       std::optional<unsigned> Contig,
+                       std::vector<Schedule> &Out);
 void enumerateMma(const Kernel &K, const Statement &S,
                   const PlannerOptions &Opts, std::vector<Schedule> &Out) {
   std::string Why;
-  std::optional<MmaShape> Sh = mmaShape(K, S, Why);
-  if (!Sh || (Sh->Type == DType::F32 && !Opts.AllowTf32))
-    return;
   std::optional<unsigned> Contig = contiguousOutput(K, S);
-  unsigned Col = Contig && *Contig != Sh->Red ? *Contig : S.OutputIndices[1];
-  unsigned Row =
-      S.OutputIndices[0] == Col ? S.OutputIndices[1] : S.OutputIndices[0];
+  for (const MmaShape &Sh : mmaShapes(K, S, Why))
+    enumerateMmaShape(K, S, Opts, Sh, Contig, Out);
+}
+
+void enumerateMmaShape(const Kernel &K, const Statement &S,
+                       const PlannerOptions &Opts, const MmaShape &Shape,
+                       std::optional<unsigned> Contig,
+                       std::vector<Schedule> &Out) {
+  const MmaShape *Sh = &Shape;
+  if (Sh->Type == DType::F32 && !Opts.AllowTf32)
+    return;
+  // The contiguous output of the pair on x, else the later one.
+  unsigned Col = std::max(Sh->Follows[0], Sh->Follows[1]);
+  if (Contig && (*Contig == Sh->Follows[0] || *Contig == Sh->Follows[1]))
+    Col = *Contig;
+  unsigned Row = Sh->Follows[0] == Col ? Sh->Follows[1] : Sh->Follows[0];
   long Wide = Sh->Type == DType::F64 ? 2 : 1; // registers per accumulator
   const long Warps[][2] = {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {4, 2}, {2, 4}};
   for (const long *W : Warps)
@@ -177,6 +194,13 @@ void enumerateMma(const Kernel &K, const Statement &S,
             if (I == Sh->Red) {
               M.K = IndexMap::Kind::Tiled;
               M.Tile = Tile;
+            } else if (I != Row && I != Col) {
+              // A batch index: the first on z, one per block; the others
+              // in a loop of the block.
+              if (I == Sh->Batch.front()) {
+                M.K = IndexMap::Kind::Grid;
+                M.Ax = Axis::Z;
+              }
             } else {
               bool IsRow = I == Row;
               M.K = IndexMap::Kind::Grid;
@@ -192,23 +216,26 @@ void enumerateMma(const Kernel &K, const Statement &S,
           std::stable_sort(Sch.Maps.begin(), Sch.Maps.end(),
                            [](const IndexMap &A, const IndexMap &B) {
                              auto Rank = [](const IndexMap &M) {
-                               return M.K != IndexMap::Kind::Grid ? 2
-                                      : M.Ax == Axis::Y           ? 0
-                                                                  : 1;
+                               return M.K != IndexMap::Kind::Grid ? 3
+                                      : M.Ax == Axis::Z           ? 0
+                                      : M.Ax == Axis::Y           ? 1
+                                                                  : 2;
                              };
                              return Rank(A) < Rank(B);
                            });
           Sch.Prefetch = {Sh->Read[0], Sh->Read[1]};
           std::sort(Sch.Prefetch.begin(), Sch.Prefetch.end());
-          if (!validateSchedule(Sch, K, S).empty())
-            continue;
-          Out.push_back(Sch);
+          auto Add = [&] {
+            if (validateSchedule(Sch, K, S).empty())
+              Out.push_back(Sch);
+          };
+          Add();
           Sch.Pipelined = true;
-          Out.push_back(Sch);
+          Add();
           Sch.Async = true;
           // Two to four buffers: the copies one to three tiles ahead.
           for (Sch.Buffers = 2; Sch.Buffers <= 4; ++Sch.Buffers)
-            Out.push_back(Sch);
+            Add();
         }
       }
 }

@@ -147,9 +147,6 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
   }
   if (E->Failed)
     return *E->Failed;
-  if (Sch.Mma && !E->Empty)
-    if (std::string Rule = mmaTileRule(*E->M); !Rule.empty())
-      return Failure::user(Rule);
   if (E->Empty) {
     LoweringFigures F;
     F.Empty = true;
@@ -166,6 +163,9 @@ Expected<LoweringFigures> analyzeStatement(const Kernel &K, const Statement &S,
   auto Stages = stageReads(M, C.block(M.blockKey()));
   if (!Stages)
     return Stages.takeFailure();
+  if (Sch.Mma)
+    if (std::string Rule = mmaTileRule(M, *Stages); !Rule.empty())
+      return Failure::user(Rule);
 
   LoweringFigures F = E->Grid;
   std::vector<long> Buffers; // bytes of each shared buffer, in order

@@ -180,6 +180,7 @@ Expected<std::vector<Stage>> stageReads(StatementMapping &M,
     // Loads are coalesced along the array's contiguous dimension.
     St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
     layOut(M, St, Acc, dtypeSize(A.Type));
+    St.ZeroFill = Sch.Mma;
     if (Sch.Pipelined)
       St.Next = M.Names.fresh(A.Name + "_next");
     if (M.doubleBuffered()) {

@@ -258,7 +258,10 @@ isl::set StatementMapping::frame(isl::space Sp, Piece P) const {
       Warp.push_back({isl_dim_param, paramPos(E, W), -M.Threads * M.Ilp});
     if (Run == M.Ilp || Run == 1) {
       // One run, or runs of one: affine, no division needed.
-      long TC = Run, UC = Run < M.Ilp ? M.Threads : 1;
+      // On the tensor cores thread axis z numbers the warps: a batch index
+      // there has one thread, and its value is the block's.
+      long TC = Sch->Mma && M.Ax == Axis::Z ? 0 : Run;
+      long UC = Run < M.Ilp ? M.Threads : 1;
       std::vector<Term> Eq = {{isl_dim_set, O, 1},
                               {isl_dim_param, B, -M.blockTile()},
                               {isl_dim_param, T, -TC},

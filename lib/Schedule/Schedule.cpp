@@ -34,13 +34,14 @@ const IndexMap *Schedule::blockReduction() const {
 }
 
 long Schedule::threads(Axis A) const {
+  // A block of several warps on the tensor cores numbers them along z,
+  // where a batch index has one thread.
+  if (A == Axis::Z && Mma)
+    return MmaWarps[0] * MmaWarps[1];
   for (const IndexMap &M : Maps)
     if ((M.K == IndexMap::Kind::Grid || M.K == IndexMap::Kind::Block) &&
         M.Ax == A)
       return M.Threads;
-  // A block of several warps on the tensor cores numbers them along z.
-  if (A == Axis::Z && Mma)
-    return MmaWarps[0] * MmaWarps[1];
   return 1;
 }
 

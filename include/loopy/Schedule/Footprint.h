@@ -49,6 +49,9 @@ struct Stage {
   /// its elements lie side by side there, aligned (see chooseLoadVectors);
   /// Next is then empty. Other stages of the schedule go through registers.
   bool Async = false;
+  /// Elements of the box outside the footprint hold zeros (under mma, whose
+  /// fragments read whole tiles: past the extents, the products are 0).
+  bool ZeroFill = false;
 
   /// The buffer's element at box coordinates \p Box.
   std::string element(const std::vector<std::string> &Box) const;

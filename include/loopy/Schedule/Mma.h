@@ -18,7 +18,10 @@
 //   reduced index:    seq*T, T a multiple of the instruction's k
 //
 // with gid = ty, tig = tx, and lane = tx + 4 * ty: one warp per block
-// computing M x N fragments of 16 x 8. Init and Write stay the ordinary
+// computing M x N fragments of 16 x 8. Further output indices that
+// neither operand follows alone (a batch: c[e, i, j] = sum(k, a[e, i, k]
+// * b[k, j])) take one value per block, on grid axis z or in a loop of
+// the block. Init and Write stay the ordinary
 // per-thread code; the update of each reduction tile becomes the
 // fragments' loads and the instructions (CodeGen/MatrixCode.cpp).
 //
@@ -27,11 +30,13 @@
 #define LOOPY_SCHEDULE_MMA_H
 
 #include "loopy/IR/Kernel.h"
+#include "loopy/Schedule/Footprint.h"
 #include "loopy/Schedule/Mapping.h"
 #include "loopy/Schedule/Schedule.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loopy {
 
@@ -62,8 +67,12 @@ struct MmaShape {
   const Expr *Reduce = nullptr;
   unsigned Red = 0;
   unsigned Read[2] = {0, 0};
-  /// The output index each read follows (kernel index positions).
+  /// The output index each read follows (kernel index positions), which
+  /// the other does not read.
   unsigned Follows[2] = {0, 0};
+  /// The other output indices: each block computes one value of them
+  /// (on grid axis z, or in a loop of the block).
+  std::vector<unsigned> Batch;
   /// The operands' type: F16, BF16, F32 (as tf32) or F64.
   DType Type = DType::F16;
   /// The instruction that computes it.
@@ -75,15 +84,22 @@ struct MmaShape {
   }
 };
 
-/// The shape of \p S where the tensor cores can compute it: one write over
-/// two output indices, one sum over one reduced index whose body is
-/// f32(x) * f32(y), x and y reads of f16 (or both of bf16) arrays, or an
-/// f64 (f32) sum of x * y, x and y reads of f64 (f32) arrays, each
-/// following one output index and the reduced one, and a domain that is
-/// the product of its outputs' and its reduction's ranges. Otherwise
-/// nothing, and \p Why says what breaks the form.
+/// The shapes of \p S that the tensor cores can compute: one write, one
+/// sum over one reduced index whose body is f32(x) * f32(y), x and y reads
+/// of f16 (or both of bf16) arrays, or an f64 (f32) sum of x * y, x and y
+/// reads of f64 (f32) arrays, each following the reduced index and an
+/// output index that the other does not read -- one shape for each such
+/// pair of outputs, the other outputs a batch -- and a domain that is the
+/// product of its outputs' and its reduction's ranges. None where the
+/// statement breaks the form, and \p Why says how.
+std::vector<MmaShape> mmaShapes(const Kernel &K, const Statement &S,
+                                std::string &Why);
+
+/// The shape that \p Sch computes (its outputs on y and x are the pair),
+/// or without a schedule the first one; nothing where there is none.
 std::optional<MmaShape> mmaShape(const Kernel &K, const Statement &S,
-                                 std::string &Why);
+                                 std::string &Why,
+                                 const Schedule *Sch = nullptr);
 
 /// The rule an "mma" schedule obeys beyond every schedule's (an empty
 /// string, or the rule broken): the statement's shape, the threads and
@@ -92,13 +108,16 @@ std::optional<MmaShape> mmaShape(const Kernel &K, const Statement &S,
 std::string mmaScheduleRule(const Schedule &Sch, const Kernel &K,
                             const Statement &S);
 
-/// The rule an "mma" schedule's tiles obey once mapped (an empty string,
-/// or the rule broken): every tile of \p M's blocks and reduction that
-/// meets the domain lies wholly in it, for every value of the sizes the
-/// kernel allows, as the instructions read whole fragments and have no
-/// guards. isl decides; symbolic sizes pass only where the context makes
-/// them multiples of the tiles.
-std::string mmaTileRule(const StatementMapping &M);
+/// The rule an "mma" schedule's tiles obey once mapped and staged (an
+/// empty string, or the rule broken). The instructions read whole
+/// fragments and have no guards: every tile of \p M's blocks and
+/// reduction that meets the domain lies wholly in it, for every value of
+/// the sizes the kernel allows, or both operands come from \p Stages,
+/// zero-filled past the footprint (Stage::ZeroFill), whose boxes hold the
+/// whole tiles' reads -- the products past the extents are then zero and
+/// the guarded writes keep only the domain's outputs. isl decides.
+std::string mmaTileRule(const StatementMapping &M,
+                        const std::vector<Stage> &Stages);
 
 } // namespace loopy
 
