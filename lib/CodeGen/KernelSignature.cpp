@@ -113,6 +113,8 @@ DeviceKernel declareKernel(const CodeGenState &G) {
     std::string What = "footprint of " + S.Reads[St.Read].Spelling;
     if (St.Order.size() > 1 && St.Order.back() != St.Order.size() - 1)
       What += ", transposed";
+    if (St.Held != St.Box.Size)
+      What += ", in the box of whole tiles";
     std::vector<long> Dims = St.Padded;
     if (!St.Parity.empty()) {
       Dims.insert(Dims.begin(), St.Buffers);

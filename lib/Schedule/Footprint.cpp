@@ -1,5 +1,6 @@
 //===- Footprint.cpp - Staged reads: footprints, boxes, buffers -----------===//
 #include "loopy/Schedule/Footprint.h"
+#include "loopy/Schedule/FullTiles.h"
 #include "loopy/Schedule/IslUtil.h"
 #include "loopy/Support/Isl.h"
 #include "loopy/Support/Diagnostics.h"
@@ -107,7 +108,7 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   if (Best >= 0)
     St.Order.push_back(Best);
   for (unsigned D : St.Order)
-    St.Padded.push_back(St.Box.Size[D]);
+    St.Padded.push_back(St.Held[D]);
   if (N == 0)
     return;
   long &Row = St.Padded.back();
@@ -143,6 +144,40 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   }
 }
 
+/// Where every block is cut short by a tile longer than an extent, the
+/// buffers hold the boxes of whole tiles' reads (Stage::Held), so that
+/// overcomputeDomain (FullTiles.h) can drop the update's guard per point:
+/// all of them or none, and only where every read under the reductions
+/// that follows an output index is staged (another would leave its array).
+static void holdWholeTiles(const StatementMapping &M,
+                           LoweringCache::Block &Facts,
+                           std::vector<Stage> &Stages) {
+  const Statement &S = *M.S;
+  if (Stages.empty() || !mayOvercompute(M) || !tileLongerThanExtent(M))
+    return;
+  std::vector<bool> Under = readsAtEveryPoint(S);
+  for (unsigned R = 0; R < S.Reads.size(); ++R) {
+    bool Staged = std::any_of(Stages.begin(), Stages.end(),
+                              [R](const Stage &St) { return St.Read == R; });
+    if (!Under[R] || Staged)
+      continue;
+    for (unsigned I = 0; I < S.Indices.size(); ++I)
+      if (M.isOutput(S.Indices[I]) && accessUses(S.Reads[R].Relation, -1, I))
+        return;
+  }
+  std::vector<std::vector<long>> Held;
+  for (const Stage &St : Stages) {
+    LoweringCache::Staged &Known = Facts.Reads[St.Read];
+    if (!Known.WholeTiles)
+      Known.WholeTiles = wholeTilesBox(M, St.Read, St.Box, St.Footprint);
+    if (!*Known.WholeTiles)
+      return;
+    Held.push_back(**Known.WholeTiles);
+  }
+  for (size_t I = 0; I < Stages.size(); ++I)
+    Stages[I].Held = Held[I];
+}
+
 Expected<std::vector<Stage>> stageReads(StatementMapping &M,
                                         LoweringCache::Block &Facts) {
   const Kernel &K = *M.K;
@@ -176,10 +211,10 @@ Expected<std::vector<Stage>> stageReads(StatementMapping &M,
     St.Read = R;
     St.Buf = M.Names.fresh(A.Name + "_sh");
     St.Box = *Box;
+    St.Held = Box->Size;
     St.Footprint = F;
     // Loads are coalesced along the array's contiguous dimension.
     St.ContiguousDim = A.Order == Layout::ColMajor ? 0 : A.rank() - 1;
-    layOut(M, St, Acc, dtypeSize(A.Type));
     St.ZeroFill = Sch.Mma;
     if (Sch.Pipelined)
       St.Next = M.Names.fresh(A.Name + "_next");
@@ -188,6 +223,11 @@ Expected<std::vector<Stage>> stageReads(StatementMapping &M,
       St.Parity = bufferOfTile(M.TileParam, St.Buffers);
     }
     Stages.push_back(std::move(St));
+  }
+  holdWholeTiles(M, Facts, Stages);
+  for (Stage &St : Stages) {
+    const Access &Acc = S.Reads[St.Read];
+    layOut(M, St, Acc, dtypeSize(K.Args[Acc.Arg].Type));
   }
   return Stages;
 }

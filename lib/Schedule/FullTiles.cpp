@@ -68,27 +68,108 @@ std::optional<TileSplit> fullReductionTiles(const StatementMapping &M) {
   return split(M.Context, Tiles.subtract(Range).params());
 }
 
-/// The box of \p Footprint is \p Box: the same sizes and offsets.
-static bool sameBox(const isl::set &Footprint, const FootprintBox &Box) {
-  std::optional<FootprintBox> B = fixedBox(Footprint);
-  if (!B || B->Size != Box.Size)
-    return false;
-  isl_multi_aff *X = B->Offset.copy(), *Y = Box.Offset.copy();
-  isl_space *Both = isl_space_align_params(isl_multi_aff_get_space(X),
-                                           isl_multi_aff_get_space(Y));
-  X = isl_multi_aff_align_params(X, isl_space_copy(Both));
-  Y = isl_multi_aff_align_params(Y, Both);
-  isl_bool Equal = isl_multi_aff_plain_is_equal(X, Y);
-  isl_multi_aff_free(X);
-  isl_multi_aff_free(Y);
+/// Do \p X and \p Y give the same offsets?
+static bool sameOffset(const FootprintBox &X, const FootprintBox &Y) {
+  isl_multi_aff *A = X.Offset.copy(), *B = Y.Offset.copy();
+  isl_space *Both = isl_space_align_params(isl_multi_aff_get_space(A),
+                                           isl_multi_aff_get_space(B));
+  A = isl_multi_aff_align_params(A, isl_space_copy(Both));
+  B = isl_multi_aff_align_params(B, Both);
+  isl_bool Equal = isl_multi_aff_plain_is_equal(A, B);
+  isl_multi_aff_free(A);
+  isl_multi_aff_free(B);
   return Equal == isl_bool_true;
+}
+
+/// Does the buffer of \p St hold \p Footprint: its box starts at the
+/// stage's offset and has at most the extents the buffer holds?
+static bool heldBy(const isl::set &Footprint, const Stage &St) {
+  std::optional<FootprintBox> B = fixedBox(Footprint);
+  if (!B || B->Size.size() != St.Held.size() || !sameOffset(*B, St.Box))
+    return false;
+  for (size_t D = 0; D < St.Held.size(); ++D)
+    if (B->Size[D] > St.Held[D])
+      return false;
+  return true;
+}
+
+/// Read \p R's subscripts as one map on the whole index space (aligned;
+/// the access relation holds only the domain's points); nothing where
+/// they are not one affine function.
+static std::optional<isl::map> readFunction(const StatementMapping &M,
+                                            unsigned R) {
+  std::optional<isl::multi_aff> F =
+      accessFunction(M.align(M.S->Reads[R].Relation));
+  if (!F)
+    return std::nullopt;
+  return take(F->ctx().get(), isl_map_from_multi_aff(F->copy()));
+}
+
+/// What the read \p Fn touches in each block of \p M whose iterations are
+/// those of \p Relaxed (aligned). Blocks and tiles without iterations of
+/// the domain (\p Block: the domain's) run no update.
+static isl::set touchedOver(const StatementMapping &M,
+                            const isl::set &Relaxed, const isl::set &Block,
+                            const isl::map &Fn) {
+  return M.blockIterations(&Relaxed).intersect_params(Block.params()).apply(
+      Fn);
+}
+
+/// The domain with the output indices free: only the reduction indices'
+/// constraints kept.
+static isl::set wholeTiles(const StatementMapping &M) {
+  std::vector<unsigned> Red;
+  for (unsigned Index : M.S->Indices)
+    if (!M.isOutput(Index))
+      Red.push_back(M.tuplePos(Index));
+  return keepOnly(M.align(M.S->Domain), Red).coalesce();
+}
+
+bool mayOvercompute(const StatementMapping &M) {
+  return !M.GridMaps.empty() && !M.Accs.empty() && !M.BlockRed &&
+         M.S->MoreOutputs.empty();
+}
+
+bool tileLongerThanExtent(const StatementMapping &M) {
+  return std::any_of(
+      M.GridMaps.begin(), M.GridMaps.end(), [&](const IndexMap *G) {
+        std::optional<long> E =
+            fixedExtent(M.S->Domain, M.S->tuplePos(G->Index));
+        return E && G->blockTile() > *E;
+      });
+}
+
+std::optional<std::vector<long>> wholeTilesBox(const StatementMapping &M,
+                                               unsigned R,
+                                               const FootprintBox &Box,
+                                               const isl::set &Footprint) {
+  // The blocks with iterations are those whose footprint is not empty.
+  std::optional<isl::map> Fn = readFunction(M, R);
+  isl::set Free = wholeTiles(M);
+  std::optional<FootprintBox> B =
+      Fn ? fixedBox(M.blockIterations(&Free)
+                        .intersect_params(Footprint.params())
+                        .apply(*Fn)
+                        .coalesce())
+         : std::nullopt;
+  if (!B || B->Size.size() != Box.Size.size() || !sameOffset(*B, Box))
+    return std::nullopt;
+  long Own = 1, Whole = 1;
+  for (size_t D = 0; D < Box.Size.size(); ++D) {
+    if (B->Size[D] < Box.Size[D])
+      return std::nullopt;
+    Own *= Box.Size[D];
+    Whole *= B->Size[D];
+  }
+  if (Whole > 2 * Own)
+    return std::nullopt;
+  return B->Size;
 }
 
 std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
                                           const std::vector<Stage> &Stages) {
   const Statement &S = *M.S;
-  if (M.GridMaps.empty() || M.Accs.empty() || M.BlockRed ||
-      !S.MoreOutputs.empty())
+  if (!mayOvercompute(M))
     return std::nullopt;
   std::vector<unsigned> Out, Red;
   for (unsigned Index : S.Indices)
@@ -96,7 +177,6 @@ std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
   isl::set Domain = M.align(S.Domain);
   isl::set Outputs = keepOnly(Domain, Out);
   std::vector<bool> Under = readsAtEveryPoint(S);
-  // (Blocks and tiles without iterations of the domain run no update.)
   isl::set Block = M.blockIterations();
   auto Holds = [&](const isl::set &Relaxed) {
     if (Relaxed.is_equal(Domain))
@@ -108,31 +188,25 @@ std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
     // The reads under the reductions touch, in each block, only elements
     // that the block's own iterations read (then staged ones lie in the
     // buffer, loaded for this tile, the others in the array), or, staged,
-    // only elements of the buffer's box.
-    isl::set BlockRelaxed =
-        M.blockIterations(&Relaxed).intersect_params(Block.params());
+    // only elements of the box the buffer holds.
     for (unsigned R = 0; R < S.Reads.size(); ++R) {
       if (!Under[R])
         continue;
-      // The subscripts as one affine function on the whole index space
-      // (the access relation holds only the domain's points).
-      std::optional<isl::multi_aff> F =
-          accessFunction(M.align(S.Reads[R].Relation));
-      if (!F)
+      std::optional<isl::map> Fn = readFunction(M, R);
+      if (!Fn)
         return false;
-      isl::map Fn = take(F->ctx().get(), isl_map_from_multi_aff(F->copy()));
-      isl::set Touched = BlockRelaxed.apply(Fn);
-      if (Touched.is_subset(Block.apply(Fn)))
+      isl::set Touched = touchedOver(M, Relaxed, Block, *Fn);
+      if (Touched.is_subset(Block.apply(*Fn)))
         continue;
       auto St = std::find_if(Stages.begin(), Stages.end(),
                              [R](const Stage &X) { return X.Read == R; });
-      if (St == Stages.end() || !sameBox(Touched.coalesce(), St->Box))
+      if (St == Stages.end() || !heldBy(Touched.coalesce(), *St))
         return false;
     }
     return true;
   };
   // The output indices free: each block computes its whole tile.
-  isl::set Free = keepOnly(Domain, Red).coalesce();
+  isl::set Free = wholeTiles(M);
   if (Holds(Free))
     return Free;
   // Each output index over its own range, the reduction indices over

@@ -26,8 +26,14 @@ struct Stage {
   std::string Buf;
   FootprintBox Box;
   isl::set Footprint; // { A[x] } per block and tile
+  /// The extents of the box the buffer holds, from Box's offset: Box's
+  /// own, or larger where the update may run over whole tiles past the
+  /// domain's edge (overcomputeDomain, FullTiles.h) and their reads reach
+  /// further. The loads fill only Box; the rest is read into outputs that
+  /// are never written.
+  std::vector<long> Held;
   /// The buffer's dimensions hold the box's dimensions Order[0], ...
-  /// (slowest first), with extents Padded.
+  /// (slowest first), with extents Padded (Held's, padded).
   std::vector<unsigned> Order;
   std::vector<long> Padded;
   unsigned ContiguousDim = 0;

@@ -55,6 +55,29 @@ std::optional<TileSplit> fullReductionTiles(const StatementMapping &M);
 std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
                                           const std::vector<Stage> &Stages);
 
+/// Whether overcomputeDomain may relax \p M's update at all: outputs on
+/// the grid, accumulated in registers, no reduction across threads, one
+/// output per statement.
+bool mayOvercompute(const StatementMapping &M);
+
+/// Whether some output's block tile is longer than its index's fixed
+/// extent (48 for 40), so that every block is cut short and the boxes of
+/// the staged reads hold less than whole tiles read. (Elsewhere a box
+/// holds what every block reads, the whole tile's reads among them.)
+bool tileLongerThanExtent(const StatementMapping &M);
+
+/// The extents of the box from \p Box's offset that holds what read \p R
+/// touches in a block whose update runs over its whole tile (the output
+/// indices free, the reductions' constraints kept), where that box has at
+/// most twice \p Box's elements; nothing otherwise. Buffers holding it
+/// (Stage::Held) let every block of a tile longer than an extent run
+/// without a guard per point. \p Footprint: the read's footprint, whose
+/// box \p Box is.
+std::optional<std::vector<long>> wholeTilesBox(const StatementMapping &M,
+                                               unsigned R,
+                                               const FootprintBox &Box,
+                                               const isl::set &Footprint);
+
 } // namespace loopy
 
 #endif

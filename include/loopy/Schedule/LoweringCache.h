@@ -78,6 +78,8 @@ public:
   struct Staged {
     isl::set Footprint;
     std::optional<FootprintBox> Box; // none: no fixed size
+    /// wholeTilesBox (FullTiles.h), where it was asked.
+    std::optional<std::optional<std::vector<long>>> WholeTiles;
     long LoadVector = 0;
   };
   /// What follows from a block's shape alone -- the tile of each output on
