@@ -1,5 +1,6 @@
 //===- ArrayChecker.cpp - The verdict on one output array -----------------===//
 #include "ArrayChecker.h"
+#include "Threads.h"
 
 #include "loopy/Interp/Fill.h"
 
@@ -8,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
-#include <system_error>
 #include <thread>
 
 namespace loopy::interp {
@@ -70,21 +70,9 @@ std::vector<R> overRows(const HostArray &A, Fn F) {
     Out[0] = F(ElementWalk(A));
     return Out;
   }
-  auto Range = [&](unsigned T) {
+  onThreads(Threads, [&](unsigned T) {
     Out[T] = F(ElementWalk(A, Rows * T / Threads, Rows * (T + 1) / Threads));
-  };
-  std::vector<std::thread> Pool;
-  unsigned T = 0;
-  try {
-    for (; T < Threads; ++T)
-      Pool.emplace_back(Range, T);
-  } catch (const std::system_error &) {
-    // The system refuses more threads: this one walks the other ranges.
-  }
-  for (; T < Threads; ++T)
-    Range(T);
-  for (std::thread &P : Pool)
-    P.join();
+  });
   return Out;
 }
 

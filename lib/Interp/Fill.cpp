@@ -2,6 +2,10 @@
 #include "loopy/Interp/Fill.h"
 
 #include "Random.h"
+#include "Threads.h"
+
+#include <algorithm>
+#include <thread>
 
 namespace loopy {
 
@@ -32,6 +36,16 @@ uint64_t streamBase(uint64_t Seed, const std::string &Name) {
   return mix64(Seed ^ hashString(Name));
 }
 
+/// Runs \p F(Begin, End) over ranges that cover [0, N): on several threads
+/// where N is large (each element's value is its own, whatever the range),
+/// else on this one.
+template <class Fn> void overRanges(size_t N, Fn F) {
+  unsigned Threads = 1;
+  if (N >= (size_t{1} << 22))
+    Threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
+  onThreads(Threads,
+            [&](unsigned T) { F(N * T / Threads, N * (T + 1) / Threads); });
+}
 
 } // namespace
 
@@ -64,8 +78,10 @@ uint64_t poisonBits(DType T) {
 
 void poisonArray(HostArray &A) {
   uint64_t Bits = poisonBits(A.type());
-  for (size_t I = 0; I < A.size(); ++I)
-    A.setBits(I, Bits);
+  overRanges(A.size(), [&](size_t Begin, size_t End) {
+    for (size_t I = Begin; I < End; ++I)
+      A.setBits(I, Bits);
+  });
 }
 
 bool isPoison(const HostArray &A, size_t Offset) {
@@ -96,13 +112,16 @@ void fillRandom(const Kernel &K, HostData &D, uint64_t Seed) {
       poisonArray(H);
       continue;
     }
-    for (size_t I = 0; I < H.size(); ++I) {
-      uint64_t R = elementBits(Base, I);
-      if (isFloat(H.type()))
-        H.setDouble(I, randomFloat(R));
-      else
-        H.setInt(I, randomInt(R));
-    }
+    bool Float = isFloat(H.type());
+    overRanges(H.size(), [&](size_t Begin, size_t End) {
+      for (size_t I = Begin; I < End; ++I) {
+        uint64_t R = elementBits(Base, I);
+        if (Float)
+          H.setDouble(I, randomFloat(R));
+        else
+          H.setInt(I, randomInt(R));
+      }
+    });
   }
 }
 

@@ -104,6 +104,36 @@ kernel k(n: index; s: i32, x: in f64[n], q: in i64[n], y: out f32[n],
   EXPECT_NE(A.Scalars.at("s").Int, 0);
 }
 
+TEST(InterpData, LargeArraysAreFilledInRangesWithTheSameValues) {
+  // Past 2^22 elements the fill runs in ranges on several threads: every
+  // element is still filled (and every output element poisoned), with the
+  // value its offset gives in an array filled on one thread.
+  auto K = buildKernel(R"(
+kernel k(n: index; x: in f32[n], y: out f32[n]) {
+  domain { [i] : 0 <= i < n }
+  y[i] = 2 * x[i];
+}
+)");
+  ASSERT_TRUE(K);
+  const long N = (1L << 22) + 7;
+  HostData Large = randomData(*K, {{"n", N}}, 5);
+  HostData Small = randomData(*K, {{"n", 1000}}, 5);
+  for (size_t I = 0; I < 1000; ++I)
+    ASSERT_EQ(Large.array("x").getDouble(I), Small.array("x").getDouble(I));
+  size_t Unfilled = 0, Unpoisoned = 0;
+  for (size_t I = 0; I < static_cast<size_t>(N); ++I) {
+    double X = std::fabs(Large.array("x").getDouble(I));
+    Unfilled += !(X >= 0.5 && X < 1.5);
+    Unpoisoned += !isPoison(Large.array("y"), I);
+  }
+  EXPECT_EQ(Unfilled, 0u);
+  EXPECT_EQ(Unpoisoned, 0u);
+  HostData Again = randomData(*K, {{"n", N}}, 5);
+  EXPECT_EQ(std::memcmp(Large.array("x").data(), Again.array("x").data(),
+                        Large.array("x").byteSize()),
+            0);
+}
+
 TEST(InterpData, WrittenMaskIsTheImageOfTheWrites) {
   auto K = buildKernel(R"(
 kernel pad(n: index; x: in f32[n], y: out f32[n + 3],
