@@ -166,10 +166,15 @@ static void holdWholeTiles(const StatementMapping &M,
         return;
   }
   std::vector<std::vector<long>> Held;
+  isl::set Whole; // one set of iterations for every read's box
   for (const Stage &St : Stages) {
     LoweringCache::Staged &Known = Facts.Reads[St.Read];
-    if (!Known.WholeTiles)
-      Known.WholeTiles = wholeTilesBox(M, St.Read, St.Box, St.Footprint);
+    if (!Known.WholeTiles) {
+      if (Whole.is_null())
+        Whole = wholeTileIterations(M);
+      Known.WholeTiles =
+          wholeTilesBox(M, St.Read, St.Box, St.Footprint, Whole);
+    }
     if (!*Known.WholeTiles)
       return;
     Held.push_back(**Known.WholeTiles);

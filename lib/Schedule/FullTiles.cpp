@@ -105,16 +105,6 @@ static std::optional<isl::map> readFunction(const StatementMapping &M,
   return take(F->ctx().get(), isl_map_from_multi_aff(F->copy()));
 }
 
-/// What the read \p Fn touches in each block of \p M whose iterations are
-/// those of \p Relaxed (aligned). Blocks and tiles without iterations of
-/// the domain (\p Block: the domain's) run no update.
-static isl::set touchedOver(const StatementMapping &M,
-                            const isl::set &Relaxed, const isl::set &Block,
-                            const isl::map &Fn) {
-  return M.blockIterations(&Relaxed).intersect_params(Block.params()).apply(
-      Fn);
-}
-
 /// The domain with the output indices free: only the reduction indices'
 /// constraints kept.
 static isl::set wholeTiles(const StatementMapping &M) {
@@ -139,29 +129,33 @@ bool tileLongerThanExtent(const StatementMapping &M) {
       });
 }
 
+isl::set wholeTileIterations(const StatementMapping &M) {
+  isl::set Free = wholeTiles(M);
+  return M.blockIterations(&Free);
+}
+
 std::optional<std::vector<long>> wholeTilesBox(const StatementMapping &M,
                                                unsigned R,
                                                const FootprintBox &Box,
-                                               const isl::set &Footprint) {
+                                               const isl::set &Footprint,
+                                               const isl::set &Whole) {
   // The blocks with iterations are those whose footprint is not empty.
   std::optional<isl::map> Fn = readFunction(M, R);
-  isl::set Free = wholeTiles(M);
   std::optional<FootprintBox> B =
-      Fn ? fixedBox(M.blockIterations(&Free)
-                        .intersect_params(Footprint.params())
+      Fn ? fixedBox(Whole.intersect_params(Footprint.params())
                         .apply(*Fn)
                         .coalesce())
          : std::nullopt;
   if (!B || B->Size.size() != Box.Size.size() || !sameOffset(*B, Box))
     return std::nullopt;
-  long Own = 1, Whole = 1;
+  long Own = 1, Held = 1;
   for (size_t D = 0; D < Box.Size.size(); ++D) {
     if (B->Size[D] < Box.Size[D])
       return std::nullopt;
     Own *= Box.Size[D];
-    Whole *= B->Size[D];
+    Held *= B->Size[D];
   }
-  if (Whole > 2 * Own)
+  if (Held > 2 * Own)
     return std::nullopt;
   return B->Size;
 }
@@ -188,14 +182,17 @@ std::optional<isl::set> overcomputeDomain(const StatementMapping &M,
     // The reads under the reductions touch, in each block, only elements
     // that the block's own iterations read (then staged ones lie in the
     // buffer, loaded for this tile, the others in the array), or, staged,
-    // only elements of the box the buffer holds.
+    // only elements of the box the buffer holds. (Blocks and tiles without
+    // iterations of the domain run no update.)
+    isl::set BlockRelaxed =
+        M.blockIterations(&Relaxed).intersect_params(Block.params());
     for (unsigned R = 0; R < S.Reads.size(); ++R) {
       if (!Under[R])
         continue;
       std::optional<isl::map> Fn = readFunction(M, R);
       if (!Fn)
         return false;
-      isl::set Touched = touchedOver(M, Relaxed, Block, *Fn);
+      isl::set Touched = BlockRelaxed.apply(*Fn);
       if (Touched.is_subset(Block.apply(*Fn)))
         continue;
       auto St = std::find_if(Stages.begin(), Stages.end(),

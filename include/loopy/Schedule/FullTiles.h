@@ -72,11 +72,16 @@ bool tileLongerThanExtent(const StatementMapping &M);
 /// most twice \p Box's elements; nothing otherwise. Buffers holding it
 /// (Stage::Held) let every block of a tile longer than an extent run
 /// without a guard per point. \p Footprint: the read's footprint, whose
-/// box \p Box is.
+/// box \p Box is; \p Whole: wholeTileIterations(M).
 std::optional<std::vector<long>> wholeTilesBox(const StatementMapping &M,
                                                unsigned R,
                                                const FootprintBox &Box,
-                                               const isl::set &Footprint);
+                                               const isl::set &Footprint,
+                                               const isl::set &Whole);
+
+/// A block's iterations over its whole tile: M.blockIterations() with the
+/// output indices free, only the reductions' constraints kept.
+isl::set wholeTileIterations(const StatementMapping &M);
 
 } // namespace loopy
 
