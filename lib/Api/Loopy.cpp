@@ -367,9 +367,12 @@ Kernel &Kernel::allowTf32(bool Allow) {
   return *this;
 }
 
-static std::vector<Variant> planned(const loopy::Kernel &K,
+/// The planner's variants of kernel \p KI of \p C, isl's analyses on
+/// every core.
+static std::vector<Variant> planned(const CheckedSource &C, size_t KI,
                                     const PlannerOptions &Opts) {
-  auto Vs = planVariants(K, Opts);
+  PlanThreads Threads = planThreads(C, KI, 0);
+  auto Vs = planVariants(C.kernels()[KI], Opts, nullptr, &Threads);
   if (!Vs)
     throw api::Error(Vs.failure().Message);
   return std::move(*Vs);
@@ -379,7 +382,7 @@ std::vector<VariantInfo> Kernel::variants() const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   std::vector<VariantInfo> R;
   for (const Variant &V :
-       planned(B->kernels()[kernelIndex(*B, P->Name)], P->Planner)) {
+       planned(*B, kernelIndex(*B, P->Name), P->Planner)) {
     VariantInfo I;
     I.Schedule = V.Name;
     I.StaticCost = V.Cost;
@@ -394,13 +397,14 @@ std::vector<VariantInfo> Kernel::variants() const {
 }
 
 /// Lowers the variant \p Schedule (a schedule string or a rank; the best
-/// ranked if empty) of \p K.
-static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
+/// ranked if empty) of kernel \p KI of \p C.
+static device::DeviceProgram lowerVariant(const CheckedSource &C, size_t KI,
                                           const PlannerOptions &Opts,
                                           const std::string &Schedule) {
+  const loopy::Kernel &K = C.kernels()[KI];
   std::vector<Variant> Vs;
   if (!namesSchedule(Schedule))
-    Vs = planned(K, Opts);
+    Vs = planned(C, KI, Opts);
   auto V = chooseVariant(K, Vs, Schedule);
   if (!V)
     throw Error("variant " + quote(Schedule) + ": " + V.failure().Message);
@@ -415,11 +419,13 @@ static device::DeviceProgram lowerVariant(const loopy::Kernel &K,
 /// some, else (a row of schema version 2) the variant lowered and compiled
 /// again.
 static std::pair<std::string, std::vector<TunedLaunch>>
-winnerCode(TuneResult &R, const loopy::Kernel &K, const PlannerOptions &Planner,
-           isl::ctx Ctx, const ParamValues &Params) {
+winnerCode(TuneResult &R, const CheckedSource &C, size_t KI,
+           const PlannerOptions &Planner, isl::ctx Ctx,
+           const ParamValues &Params) {
   if (!R.Launches.empty() && !R.Winner.Cubin.empty())
     return {R.Winner.Cubin, std::move(R.Launches)};
-  device::DeviceProgram Prog = lowerVariant(K, Planner, R.Winner.Schedule);
+  const loopy::Kernel &K = C.kernels()[KI];
+  device::DeviceProgram Prog = lowerVariant(C, KI, Planner, R.Winner.Schedule);
   auto Compiled = compileVariant(R.Winner.CudaSource, K.Name + ".cu",
                                  gpu::localDeviceInfo(0).arch(), true);
   if (!Compiled)
@@ -439,7 +445,7 @@ winnerCode(TuneResult &R, const loopy::Kernel &K, const PlannerOptions &Planner,
 std::string Kernel::cuda(const std::string &Schedule) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
   return printProgram(
-      lowerVariant(B->kernels()[kernelIndex(*B, P->Name)], P->Planner, Schedule),
+      lowerVariant(*B, kernelIndex(*B, P->Name), P->Planner, Schedule),
       Dialect::CUDA);
 }
 
@@ -494,7 +500,7 @@ TunedKernel Kernel::tune(const TuneSettings &S) const {
     I->Warnings = Diag.str();
     // The winner, loaded into this process.
     auto [Cubin, Launches] =
-        winnerCode(I->Result, K, P->Planner, B->ctx(), I->Params);
+        winnerCode(I->Result, *B, KI, P->Planner, B->ctx(), I->Params);
     I->load(Cubin, std::move(Launches));
   } catch (cuda::CudaError &E) {
     throw Error(E.what());
@@ -522,8 +528,9 @@ static std::string archOrLocal(const std::string &Arch) {
 CompiledVariant Kernel::compile(const std::string &Schedule,
                                 const std::string &Arch, bool Ptx) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
-  const loopy::Kernel &K = B->kernels()[kernelIndex(*B, P->Name)];
-  device::DeviceProgram Prog = lowerVariant(K, P->Planner, Schedule);
+  size_t KI = kernelIndex(*B, P->Name);
+  const loopy::Kernel &K = B->kernels()[KI];
+  device::DeviceProgram Prog = lowerVariant(*B, KI, P->Planner, Schedule);
   CompiledVariant C;
   C.Schedule = Prog.Schedule;
   C.Arch = archOrLocal(Arch);
@@ -538,12 +545,13 @@ CompiledVariant Kernel::compile(const std::string &Schedule,
 
 TunedKernel Kernel::load(const std::string &Schedule) const {
   auto B = build(P->Src->Name, P->Src->Text, P->Fixed);
-  const loopy::Kernel &K = B->kernels()[kernelIndex(*B, P->Name)];
+  size_t KI = kernelIndex(*B, P->Name);
+  const loopy::Kernel &K = B->kernels()[KI];
   auto I = std::make_unique<TunedKernel::Impl>();
   I->Params = runValues(K, P->Fixed, P->Run, "loaded");
   I->Arguments = argumentInfos(K, I->Params);
   I->Temporaries = temporaries(K, I->Params);
-  device::DeviceProgram Prog = lowerVariant(K, P->Planner, Schedule);
+  device::DeviceProgram Prog = lowerVariant(*B, KI, P->Planner, Schedule);
   I->Result.Winner.Schedule = Prog.Schedule;
   I->Result.Winner.CudaSource = printProgram(Prog, Dialect::CUDA);
   auto Cubin = compileVariant(I->Result.Winner.CudaSource, K.Name + ".cu",

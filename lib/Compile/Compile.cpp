@@ -2,7 +2,7 @@
 #include "loopy/Compile/Compile.h"
 
 #include "loopy/Analysis/Checks.h"
-#include "loopy/Compile/Parallel.h"
+#include "loopy/Support/Parallel.h"
 #include "loopy/Frontend/Parser.h"
 #include "loopy/Runtime/Nvrtc.h"
 #include "loopy/Schedule/MergeIndices.h"
@@ -147,15 +147,23 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 // Plan
 //===----------------------------------------------------------------------===//
 
+PlanThreads planThreads(const CheckedSource &C, size_t KI, unsigned Jobs) {
+  PlanThreads T;
+  T.Count = Jobs;
+  T.Rebuild = [&C, KI](isl::ctx Ctx) { return C.rebuildKernel(KI, Ctx); };
+  return T;
+}
+
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
                                             const PlannerOptions &Opts,
-                                            SpaceSize *Analysed) {
+                                            SpaceSize *Analysed,
+                                            const PlanThreads *Threads) {
   return underQuota<std::vector<Variant>>(
       K.Domain.ctx().get(), Opts.IslMaxOperations,
       "planning kernel " + quote(K.Name),
       [&]() -> Expected<std::vector<Variant>> {
         std::string Error;
-        std::vector<Variant> Vs = planKernel(K, Opts, Error, Analysed);
+        std::vector<Variant> Vs = planKernel(K, Opts, Error, Analysed, Threads);
         if (Vs.empty())
           return Failure::user("cannot schedule kernel " + quote(K.Name) +
                                ": " + Error);

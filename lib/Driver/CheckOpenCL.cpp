@@ -6,7 +6,7 @@
 #include "loopy/CodeGen/Plant.h"
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Compile/Compile.h"
-#include "loopy/Compile/Parallel.h"
+#include "loopy/Support/Parallel.h"
 #include "loopy/Driver/Json.h"
 #include "loopy/Driver/RunOpenCL.h"
 #include "loopy/Interp/Compare.h"
@@ -212,7 +212,8 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     HostData Reference = *Data;
     interpret(K, Reference);
 
-    auto Planned = planVariants(K, Opts.Planner);
+    PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
+    auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
     if (!Planned) {
       Diags.error(K.Loc, Planned.failure().Message);
       return Failure::user("");

@@ -163,7 +163,8 @@ Expected<ModuleKernel> chooseModuleKernel(CheckedSource &C, size_t KI,
   }
   std::vector<Variant> Vs;
   if (!namesSchedule(Name)) {
-    auto Planned = planVariants(K, Opts.Planner);
+    PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
+    auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
     if (!Planned)
       return Planned.takeFailure();
     Vs = std::move(*Planned);

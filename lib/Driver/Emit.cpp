@@ -2,7 +2,7 @@
 #include "loopy/Driver/Emit.h"
 
 #include "loopy/CodeGen/Printer.h"
-#include "loopy/Compile/Parallel.h"
+#include "loopy/Support/Parallel.h"
 #include "loopy/Driver/CheckOpenCL.h"
 #include "loopy/Driver/Json.h"
 #include "loopy/Planner/Planner.h"
@@ -127,7 +127,8 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
     const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
-    auto Planned = planVariants(K, Opts.Planner);
+    PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
+    auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
     if (!Planned)
       return report(Diags, K.Loc, Planned.takeFailure());
     const std::vector<Variant> &Vs = *Planned;
@@ -227,7 +228,8 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     if (Opts.Emit == EmitKind::Variants ||
         (Opts.AllVariants && Opts.Emit != EmitKind::PTX)) {
       SpaceSize Analysed;
-      auto Planned = planVariants(K, Opts.Planner, &Analysed);
+      PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
+      auto Planned = planVariants(K, Opts.Planner, &Analysed, &Threads);
       if (!Planned)
         return report(Diags, K.Loc, Planned.takeFailure());
       const std::vector<Variant> &Vs = *Planned;
@@ -259,7 +261,8 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     }
     std::vector<Variant> Vs;
     if (!namesSchedule(Opts.Variant)) {
-      auto Planned = planVariants(K, Opts.Planner);
+      PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
+      auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
       if (!Planned)
         return report(Diags, K.Loc, Planned.takeFailure());
       Vs = std::move(*Planned);

@@ -25,9 +25,11 @@
 #include "loopy/Schedule/Figures.h"
 #include "loopy/Schedule/Fusion.h"
 #include "loopy/Schedule/MergeIndices.h"
+#include "loopy/Schedule/Mapping.h"
 #include "loopy/Schedule/Mma.h"
 #include "loopy/Planner/Planner.h"
 #include "loopy/Support/Isl.h"
+#include "loopy/Support/Parallel.h"
 
 #include <isl/ctx.h>
 
@@ -835,9 +837,146 @@ static std::vector<size_t> shareAnalyses(const std::vector<size_t> &Keys,
   return Shares;
 }
 
+/// Partitions of a space's analyses. Schedules of one block shape share
+/// isl's facts (LoweringCache::Block, FiguresMemo), so each shape falls in
+/// one partition, which analyses its schedules in order with caches of its
+/// own and its part of the space's work: the analyses made, and so the
+/// variants, are the same however many threads take the partitions. A
+/// partition holds at least AnalysesPerPartition of them, and as many
+/// analyses' worth of isl's operations, where there are that many, so that
+/// the statement's facts, which each partition finds again, cost little
+/// next to its share.
+constexpr size_t AnalysisPartitions = 32, AnalysesPerPartition = 128;
+
+namespace {
+/// A partition's copy of the kernel, in an isl context of its own, and of
+/// the views made from it as they are first asked for. Each partition
+/// starts from a copy of its own: isl keeps facts inside the sets it has
+/// worked on (a sample point of each, say), so that a copy that analysed
+/// other partitions first would count other operations.
+struct PartitionCopy {
+  IslContext Isl; // first in, last out
+  Expected<Kernel> K;
+  /// The views, once made (empty where the kernel has none).
+  std::optional<std::optional<MergedKernel>> Merged;
+  std::optional<std::optional<FusedKernel>> Fused;
+
+  explicit PartitionCopy(const PlanThreads &T) : K(T.Rebuild(Isl.get())) {}
+
+  /// The copy of \p V's kernel.
+  const Kernel &view(const PlannedView &V) {
+    if (!K)
+      throw std::runtime_error("planning could not rebuild the kernel: " +
+                               K.failure().Message);
+    if (V.Tag.empty())
+      return *K;
+    const Kernel *Out =
+        V.Fused ? made(Fused, [&] { return fuseStatements(*K); }, V.Tag)
+                : made(Merged, [&] { return mergeIndices(*K); }, V.Tag);
+    if (!Out)
+      throw std::logic_error("a rebuilt kernel has another view than " + V.Tag);
+    return *Out;
+  }
+
+private:
+  /// The kernel of the view in \p Slot, made by \p Make the first time,
+  /// where its tag is \p Tag.
+  template <class View, class MakeFn>
+  static const Kernel *made(std::optional<std::optional<View>> &Slot,
+                            MakeFn Make, const std::string &Tag) {
+    if (!Slot)
+      Slot.emplace(Make());
+    return *Slot && (*Slot)->Tag == Tag ? &(*Slot)->K : nullptr;
+  }
+};
+
+} // namespace
+
+/// Analyses \p Chosen (keys of \p First, in chooseKeys's order) of statement
+/// \p SI of \p View in partitions: the first alone within
+/// --isl-max-operations (it fails planning with isl's quota error where that
+/// runs out), so that every statement has one, each partition's others
+/// within its part of \p Ops (0: no bound), stopping at the first past it.
+/// The analyses made, by position in \p Chosen.
+static std::vector<std::optional<Expected<LoweringFigures>>>
+analyseSpace(const PlannedView &View, size_t SI,
+             const std::vector<std::string> &Chosen,
+             const std::map<std::string, const Schedule *> &First,
+             unsigned long Ops, const PlannerOptions &Opts,
+             const PlanThreads *Threads) {
+  std::vector<std::optional<Expected<LoweringFigures>>> Results(Chosen.size());
+  if (Chosen.empty())
+    return Results;
+  // Analyses Chosen[I] into Results[I]; false where the quota ran out.
+  auto Analyse = [&](const Kernel &KV, size_t I, LoweringCache &Cache,
+                     FiguresMemo &Memo, IslMaxOperationsGuard &Budget) {
+    std::optional<Expected<LoweringFigures>> R;
+    try {
+      R.emplace(analyzeStatement(KV, KV.Stmts[SI], *First.at(Chosen[I]),
+                                 &Cache, &Memo));
+    } catch (isl::exception &E) {
+      if (!dynamic_cast<isl::exception_quota *>(&E) &&
+          !Budget.hasQuotaExceeded())
+        throw;
+    }
+    if (!R || Budget.hasQuotaExceeded())
+      return false;
+    Results[I] = std::move(*R);
+    return true;
+  };
+  const Kernel &K = *View.K;
+  // Each partition with the keys and the quota of AnalysesPerPartition
+  // analyses at least, where --isl-max-operations leaves less than the plan
+  // limit's measure.
+  size_t Count = Chosen.size() / AnalysesPerPartition;
+  if (Ops)
+    Count = std::min<size_t>(
+        Count, Ops / (AnalysesPerPartition * OperationsPerAnalysis));
+  Count = std::clamp<size_t>(Count, 1, AnalysisPartitions);
+  std::vector<std::vector<size_t>> Parts(Count);
+  for (size_t I = 0; I < Chosen.size(); ++I)
+    Parts[stableHash(blockKey(K.Stmts[SI], *First.at(Chosen[I]))) % Count]
+        .push_back(I);
+  std::erase_if(Parts, [](const std::vector<size_t> &P) { return P.empty(); });
+  // The largest first, so that no thread is left with one at the end.
+  std::stable_sort(Parts.begin(), Parts.end(),
+                   [](const auto &A, const auto &B) { return A.size() > B.size(); });
+  auto Part = [&](const Kernel &KV, size_t P) {
+    unsigned long Share =
+        Ops ? std::max<unsigned long>(1, Ops * Parts[P].size() / Chosen.size())
+            : 0;
+    LoweringCache Cache;
+    FiguresMemo Memo;
+    isl_ctx *Ctx = KV.Domain.ctx().get();
+    auto Items = Parts[P].begin();
+    if (*Items == 0) {
+      IslMaxOperationsGuard Budget(Ctx, Opts.IslMaxOperations);
+      if (!Analyse(KV, 0, Cache, Memo, Budget))
+        isl::exception::throw_error(isl_error_quota,
+                                    "the operations quota ran out in planning",
+                                    __FILE__, __LINE__);
+      ++Items;
+    }
+    IslMaxOperationsGuard Budget(Ctx, Share);
+    for (; Items != Parts[P].end(); ++Items)
+      if (!Analyse(KV, *Items, Cache, Memo, Budget))
+        break;
+  };
+  if (Threads)
+    parallelFor(Parts.size(), Threads->Count, [&](size_t P) {
+      PartitionCopy Copy(*Threads);
+      Part(Copy.view(View), P);
+    });
+  else
+    for (size_t P = 0; P < Parts.size(); ++P)
+      Part(K, P);
+  return Results;
+}
+
 /// The variants of one view of a kernel, best first.
 static std::vector<Variant> planStatements(const PlannedView &View,
                                            const PlannerOptions &Opts,
+                                           const PlanThreads *Threads,
                                            std::string &Error,
                                            SpaceSize &Size) {
   const Kernel &K = *View.K;
@@ -848,8 +987,6 @@ static std::vector<Variant> planStatements(const PlannedView &View,
     std::vector<std::pair<Schedule, Figures>> Legal;
     Rejections Why;
     FiguresCache Cache;
-    LoweringCache Isl;
-    FiguresMemo Memo;
     CostFacts Facts(K, S);
     bool PastGridLimit = false;
     // The analyses left out where the space is larger than its share.
@@ -866,39 +1003,18 @@ static std::vector<Variant> planStatements(const PlannedView &View,
       Space += First.size();
       // The analyses, in the order of chooseKeys: the first within
       // --isl-max-operations alone, so that every statement has one, the
-      // others until the space's share of the plan limit's work is spent --
-      // a spread of the space however far they go.
-      isl_ctx *Ctx = K.Domain.ctx().get();
+      // others in partitions that each spend their part of the space's
+      // share of the plan limit's work -- a spread of the space however far
+      // they go.
+      std::vector<std::optional<Expected<LoweringFigures>>> Results =
+          analyseSpace(View, SI, Chosen, First,
+                       spaceOperations(Opts, View.Shares[SI]), Opts, Threads);
       size_t Done = 0;
-      auto Analyse = [&](IslMaxOperationsGuard &Budget) {
-        const std::string &Key = Chosen[Done];
-        std::optional<Expected<LoweringFigures>> R;
-        try {
-          R.emplace(analyzeStatement(K, S, *First.at(Key), &Isl, &Memo));
-        } catch (isl::exception &E) {
-          if (!dynamic_cast<isl::exception_quota *>(&E) &&
-              !Budget.hasQuotaExceeded())
-            throw;
+      for (size_t I = 0; I < Chosen.size(); ++I)
+        if (Results[I]) {
+          Cache.emplace(Chosen[I], std::move(*Results[I]));
+          ++Done;
         }
-        if (!R || Budget.hasQuotaExceeded())
-          return false;
-        Cache.emplace(Key, std::move(*R));
-        ++Done;
-        return true;
-      };
-      if (!Chosen.empty()) {
-        IslMaxOperationsGuard Budget(Ctx, Opts.IslMaxOperations);
-        if (!Analyse(Budget))
-          isl::exception::throw_error(
-              isl_error_quota, "the operations quota ran out in planning",
-              __FILE__, __LINE__);
-      }
-      {
-        IslMaxOperationsGuard Budget(
-            Ctx, spaceOperations(Opts, View.Shares[SI]));
-        while (Done < Chosen.size() && Analyse(Budget))
-          ;
-      }
       LeftOut += First.size() - Done;
       for (size_t I = 0; I < Candidates.size(); ++I) {
         const Candidate &C = Candidates[I];
@@ -1026,15 +1142,17 @@ static void planViews(const Kernel &K, const PlannerOptions &Opts,
 }
 
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
-                                std::string &Error, SpaceSize *Analysed) {
+                                std::string &Error, SpaceSize *Analysed,
+                                const PlanThreads *Threads) {
   PlannedViews P;
   planViews(K, Opts, P);
   const std::vector<PlannedView> &Views = P.Views;
+  const PlanThreads *T = Threads && Threads->Rebuild ? Threads : nullptr;
   SpaceSize Size;
-  std::vector<Variant> Out = planStatements(Views[0], Opts, Error, Size);
+  std::vector<Variant> Out = planStatements(Views[0], Opts, T, Error, Size);
   for (size_t I = 1; I < Views.size(); ++I) {
     std::string Unused;
-    for (Variant &V : planStatements(Views[I], Opts, Unused, Size)) {
+    for (Variant &V : planStatements(Views[I], Opts, T, Unused, Size)) {
       (Views[I].Fused ? V.Fuse : V.Merge) = Views[I].Tag;
       V.Name = Views[I].Tag + " " + V.Name;
       Out.push_back(std::move(V));

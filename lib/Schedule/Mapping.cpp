@@ -80,12 +80,16 @@ bool StatementMapping::isOutput(unsigned Index) const {
 }
 
 std::string StatementMapping::blockKey() const {
+  return loopy::blockKey(*S, *Sch);
+}
+
+std::string blockKey(const Statement &S, const Schedule &Sch) {
   // The block's iterations, and so its footprints and the range of block
   // ids, follow from the statement, each output's tile on its grid axis,
   // the reduction tile, the uniform loops and a split reduction's chunks --
   // not from how threads and registers divide the block.
-  std::string Key = S->Name;
-  for (const IndexMap &M : Sch->Maps) {
+  std::string Key = S.Name;
+  for (const IndexMap &M : Sch.Maps) {
     Key += " " + std::to_string(M.Index) + ":" + std::to_string(int(M.K));
     switch (M.K) {
     case IndexMap::Kind::Grid:

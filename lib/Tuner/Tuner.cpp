@@ -6,7 +6,7 @@
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Compile/Compile.h"
 #include "loopy/Compile/LaunchArgs.h"
-#include "loopy/Compile/Parallel.h"
+#include "loopy/Support/Parallel.h"
 #include "loopy/Interp/Compare.h"
 #include "loopy/Interp/Fill.h"
 #include "loopy/Interp/Interpreter.h"
@@ -795,7 +795,9 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   std::vector<Variant> Vs;
   // A schedule string is parsed; only a rank needs the planner's list.
   if (!One || !namesSchedule(Opts.Variant)) {
-    auto Planned = planVariants(K, plannerFor(Opts, W.device()));
+    PlanThreads Threads = planThreads(*R.Source, R.KernelIndex, Opts.Jobs);
+    auto Planned =
+        planVariants(K, plannerFor(Opts, W.device()), nullptr, &Threads);
     if (!Planned)
       throw TuneError(Planned.failure().Message);
     Vs = std::move(*Planned);

@@ -9,7 +9,7 @@
 #include "loopy/CodeGen/Printer.h"
 #include "loopy/Compile/Compile.h"
 #include "loopy/Compile/LaunchArgs.h"
-#include "loopy/Compile/Parallel.h"
+#include "loopy/Support/Parallel.h"
 #include "loopy/IR/IRPrinter.h"
 #include "loopy/Runtime/Subprocess.h"
 
@@ -120,6 +120,61 @@ TEST(Compile, LoweringOnThreadsMatchesLoweringHere) {
       EXPECT_EQ(printProgram(*Lowered[0], Dialect::CUDA),
                 printProgram(*Here, Dialect::CUDA))
           << (*Vs)[P].Name;
+    }
+  }
+}
+
+// Planning spreads isl's analyses over threads in partitions that do not
+// depend on the threads: the same variants, with the same figures, and the
+// same analyses within a plan limit that cuts the space short, on one
+// thread or several, run after run.
+TEST(Compile, PlanningOnThreadsGivesTheSameVariants) {
+  std::ostringstream Err;
+  auto C = check(Kernels, {{"rows", 300}, {"cols", 500}}, Err);
+  ASSERT_TRUE(C) << Err.str();
+  for (size_t KI = 0; KI < C->kernels().size(); ++KI) {
+    const Kernel &K = C->kernels()[KI];
+    for (long Limit : {100L, 800L}) {
+      PlannerOptions Opts;
+      Opts.MaxAnalyses = Limit;
+      // "" where both list the same variants with the same figures, else
+      // the first that differs.
+      auto Difference = [](const std::vector<Variant> &A,
+                           const std::vector<Variant> &B) -> std::string {
+        for (size_t I = 0; I < std::max(A.size(), B.size()); ++I) {
+          auto Line = [&](const std::vector<Variant> &Vs) -> std::string {
+            if (I >= Vs.size())
+              return "(none)";
+            std::ostringstream OS;
+            OS << Vs[I].Name << " cost " << Vs[I].Cost << " shared "
+               << Vs[I].Stats[0].SharedBytes;
+            return OS.str();
+          };
+          if (Line(A) != Line(B))
+            return "variant " + std::to_string(I) + ": " + Line(A) + " vs " +
+                   Line(B);
+        }
+        return "";
+      };
+      PlanThreads One = planThreads(*C, KI, 1);
+      SpaceSize HereSize;
+      auto Here = planVariants(K, Opts, &HereSize, &One);
+      ASSERT_TRUE(Here) << Here.failure().Message;
+      for (unsigned Jobs : {1u, 3u, 3u}) {
+        PlanThreads Threads = planThreads(*C, KI, Jobs);
+        SpaceSize Size;
+        auto On = planVariants(K, Opts, &Size, &Threads);
+        ASSERT_TRUE(On) << On.failure().Message;
+        EXPECT_EQ(Difference(*On, *Here), "") << K.Name << " -j " << Jobs;
+        EXPECT_EQ(Size.Shapes, HereSize.Shapes);
+        EXPECT_EQ(Size.Analysed, HereSize.Analysed) << K.Name << " -j " << Jobs;
+      }
+      if (K.Name == "blur" && Limit > 1000) {
+        // The limit cuts the space short, and the analyses fall in
+        // several partitions.
+        EXPECT_GT(HereSize.Shapes, HereSize.Analysed);
+        EXPECT_GT(HereSize.Analysed, 2 * 128u);
+      }
     }
   }
 }

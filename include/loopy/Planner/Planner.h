@@ -11,7 +11,11 @@
 
 #include "loopy/IR/Kernel.h"
 #include "loopy/Schedule/Schedule.h"
+#include "loopy/Support/Expected.h"
 
+#include <isl/cpp.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -81,12 +85,23 @@ struct SpaceSize {
   size_t Analysed = 0;
 };
 
+/// The threads that planning spreads isl's analyses over. Each partition
+/// of a space's analyses runs in a copy of the kernel in an isl context of
+/// its own, which \c Rebuild makes (CheckedSource::rebuildKernel), however
+/// many threads there are: the variants never depend on \c Count.
+struct PlanThreads {
+  unsigned Count = 1; // 0: one per core
+  std::function<Expected<Kernel>(isl::ctx)> Rebuild;
+};
+
 /// Every legal variant of \p K, best first. \p Error is set, and the result
 /// empty, if no statement can be scheduled. \p Analysed, where given, says
-/// how much of the space was analysed.
+/// how much of the space was analysed. \p Threads, where given, spreads
+/// the analyses over threads; without it they run in \p K's context.
 std::vector<Variant> planKernel(const Kernel &K, const PlannerOptions &Opts,
                                 std::string &Error,
-                                SpaceSize *Analysed = nullptr);
+                                SpaceSize *Analysed = nullptr,
+                                const PlanThreads *Threads = nullptr);
 
 /// The figures of \p Sch for \p S, computed with isl (footprints, grid).
 /// Returns false with \p Error set if the schedule cannot be realised.

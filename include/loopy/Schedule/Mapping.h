@@ -193,6 +193,11 @@ struct StatementMapping {
   }
 };
 
+/// The shape of the blocks of \p S under \p Sch, which the facts in
+/// LoweringCache::Block follow: StatementMapping::blockKey, known from the
+/// schedule alone.
+std::string blockKey(const Statement &S, const Schedule &Sch);
+
 /// Maps statement \p S of \p K under \p Sch (which the result points to, as
 /// it does to \p K and \p S). Fails where the schedule breaks a rule or
 /// the reductions are of a form the lowering does not support. \p Cache keeps the statement's facts (where

@@ -1,5 +1,5 @@
 //===- Parallel.cpp - One parallel-for for the whole compiler -------------===//
-#include "loopy/Compile/Parallel.h"
+#include "loopy/Support/Parallel.h"
 
 #include <sys/resource.h>
 

@@ -1,10 +1,10 @@
 //===- Parallel.h - One parallel-for for the whole compiler -----*- C++ -*-===//
 //
-// Lowering many variants, compiling them with NVRTC and running them on
-// PoCL all spread independent items over the cores. parallelFor is the one
-// way they do it: the calling thread and Threads - 1 others take items
-// from a shared counter until none is left. The number of threads comes
-// from loopyc's -j (0: one per core).
+// Planning's analyses, lowering many variants, compiling them with NVRTC
+// and running them on PoCL all spread independent items over the cores.
+// parallelFor is the one way they do it: the calling thread and
+// Threads - 1 others take items from a shared counter until none is left.
+// The number of threads comes from loopyc's -j (0: one per core).
 //
 // A thread that needs state of its own (an isl context, which belongs to
 // one thread, and what is cached in it) builds it once with
@@ -15,8 +15,8 @@
 // made, the calling thread at least: fewer cores, never an abort.
 //
 //===----------------------------------------------------------------------===//
-#ifndef LOOPY_COMPILE_PARALLEL_H
-#define LOOPY_COMPILE_PARALLEL_H
+#ifndef LOOPY_SUPPORT_PARALLEL_H
+#define LOOPY_SUPPORT_PARALLEL_H
 
 #include <atomic>
 #include <cstddef>
