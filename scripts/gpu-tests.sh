@@ -293,6 +293,33 @@ else
   echo "FAIL planted skip-thread-0@3 (exit $status)"; cat "$work/thread0-4.out" "$work/thread0-4.err"; failed=1
 fi
 
+# A statement that reads an earlier one's output (here the mean of each
+# row, a temporary) is checked at sampled points on the candidate's values
+# of it, which the verifier lends to the check instead of copying: a
+# search of such a chain finds no correct variant wrong, and one with its
+# second variant's loops skipping their first iteration finds that one.
+cat >"$work/chain.loop" <<'LOOP'
+kernel variance(n, m: index; x: in f32[n, m], v: out f32[n]) {
+  domain { [i, j, k] : 0 <= i < n and 0 <= j < m and 0 <= k < m }
+  v[i] = sum(j, (x[i, j] - sum(k, x[i, k]) / f32(m)) *
+                (x[i, j] - sum(k, x[i, k]) / f32(m))) / f32(m);
+}
+LOOP
+for plant in none skip-first-iteration@1; do
+  args=(); want="0 wrong"
+  [ $plant != none ] && { args=(--plant=$plant); want="1 wrong"; }
+  "$bin/loopyc" "$work/chain.loop" -D n=16384 -D m=1024 --tune --budget=4 \
+    --verify=sampled --search=ranked --retune "${args[@]}" --report=20 \
+    >"$work/chain-$plant.out" 2>"$work/chain-$plant.err"
+  status=$?
+  if [ $status = 0 ] && grep -q "^// winner: " "$work/chain-$plant.out" &&
+     grep -q "^// search: .*, $want" "$work/chain-$plant.out"; then
+    echo "PASS chain, planted $plant: $(grep '^// search: ' "$work/chain-$plant.out" | cut -c1-100) $(grep -A1 ' wrong ' "$work/chain-$plant.out" | grep -v ' wrong ' | head -1 | cut -c1-120)"
+  else
+    echo "FAIL chain, planted $plant (exit $status)"; cat "$work/chain-$plant.out" "$work/chain-$plant.err"; failed=1
+  fi
+done
+
 # On a host of several GPUs the search spreads over them: the same
 # candidates, the winner timed again on the first GPU. The wall times of
 # both searches are printed (the benchmark of tuning on two GPUs).

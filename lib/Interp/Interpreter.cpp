@@ -10,8 +10,10 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 namespace loopy {
@@ -93,30 +95,33 @@ std::vector<std::vector<long>> sampleOutputPoints(const Kernel &K,
                                                   size_t Count, uint64_t Seed) {
   CompiledStatement C(K, StmtIdx, D);
   const std::vector<unsigned> &Out = C.statement().OutputIndices;
-  // Reservoir sampling: after n points, each is kept with probability
-  // Count / n; the kept ones are then put back in iteration order.
-  std::vector<std::pair<uint64_t, std::vector<long>>> Kept;
-  uint64_t Seen = 0;
-  SplitMix64 Rng(Seed);
   std::vector<long> Env = C.environment();
   long *E = Env.data();
-  C.outputs().forEach(E, [&] {
-    uint64_t Slot = Kept.size() < Count ? Kept.size() : Rng.below(Seen + 1);
-    ++Seen;
-    if (Slot >= Count)
-      return;
+  std::vector<std::vector<long>> R;
+  auto Add = [&] {
     std::vector<long> P;
     for (unsigned I : Out)
       P.push_back(E[I]);
-    if (Slot == Kept.size())
-      Kept.emplace_back(Seen, std::move(P));
-    else
-      Kept[Slot] = {Seen, std::move(P)};
-  });
-  std::sort(Kept.begin(), Kept.end());
-  std::vector<std::vector<long>> R;
-  for (auto &KP : Kept)
-    R.push_back(std::move(KP.second));
+    R.push_back(std::move(P));
+  };
+  uint64_t Total = C.outputs().count(E);
+  if (Total <= Count) {
+    C.outputs().forEach(E, Add);
+    return R;
+  }
+  // Count distinct ranks among Total, each set of them equally likely
+  // (Floyd's algorithm), in increasing order: the points in iteration
+  // order, found by rank without visiting the others.
+  std::set<uint64_t> Ranks;
+  SplitMix64 Rng(Seed);
+  for (uint64_t J = Total - Count; J < Total; ++J)
+    if (!Ranks.insert(Rng.below(J + 1)).second)
+      Ranks.insert(J);
+  for (uint64_t Rank : Ranks) {
+    [[maybe_unused]] bool Found = C.outputs().nth(Rank, E);
+    assert(Found && "a rank below the count names a point");
+    Add();
+  }
   return R;
 }
 

@@ -162,20 +162,87 @@ bool LoopNest::controlUses(unsigned I, unsigned Slot) const {
   return false;
 }
 
+long LoopNest::startLoop(const Node &N, long *Env) const {
+  long Inc = N.Inc.eval(Env);
+  assert(Inc > 0 && "isl loops count upwards");
+  Env[N.Slot] = N.Init.eval(Env);
+  return Inc;
+}
+
+std::pair<uint64_t, uint64_t> LoopNest::uniformShape(const Node &N,
+                                                     long *Env) const {
+  long Hi = N.Cond.eval(Env), It = Env[N.Slot];
+  if (Hi < It)
+    return {0, 0};
+  uint64_t Trips = static_cast<uint64_t>(Hi - It) / N.Inc.eval(Env) + 1;
+  return {Trips, count(N.Kids[0], Env)};
+}
+
+bool LoopNest::nth(unsigned I, uint64_t Rank, long *Env) const {
+  const Node &N = Nodes[I];
+  // Descends into the part of \p Kid's points that holds Rank, or steps
+  // over all of them.
+  auto Within = [&](unsigned Kid, bool &Found) {
+    uint64_t C = count(Kid, Env);
+    if (Rank < C) {
+      Found = nth(Kid, Rank, Env);
+      return true;
+    }
+    Rank -= C;
+    return false;
+  };
+  bool Found = false;
+  switch (N.K) {
+  case Kind::For: {
+    long Inc = startLoop(N, Env);
+    long &It = Env[N.Slot];
+    if (N.Uniform && N.HasUpper) {
+      auto [Trips, Each] = uniformShape(N, Env);
+      if (Each == 0 || Rank / Each >= Trips)
+        return false;
+      It += static_cast<long>(Rank / Each) * Inc;
+      return nth(N.Kids[0], Rank % Each, Env);
+    }
+    if (N.HasUpper) {
+      long Hi = N.Cond.eval(Env);
+      for (; It <= Hi; It += Inc)
+        if (Within(N.Kids[0], Found))
+          return Found;
+    } else {
+      for (; N.Cond.eval(Env); It += Inc)
+        if (Within(N.Kids[0], Found))
+          return Found;
+    }
+    return false;
+  }
+  case Kind::If:
+    if (N.Cond.eval(Env))
+      return nth(N.Kids[0], Rank, Env);
+    return N.HasElse && nth(N.Kids[1], Rank, Env);
+  case Kind::Block:
+    for (unsigned K : N.Kids)
+      if (Within(K, Found))
+        return Found;
+    return false;
+  case Kind::User:
+    if (Rank != 0)
+      return false;
+    for (const auto &[Slot, E] : N.Assign)
+      Env[Slot] = E.eval(Env);
+    return true;
+  }
+  return false;
+}
+
 uint64_t LoopNest::count(unsigned I, long *Env) const {
   const Node &N = Nodes[I];
   switch (N.K) {
   case Kind::For: {
-    long Inc = N.Inc.eval(Env);
-    assert(Inc > 0 && "isl loops count upwards");
+    long Inc = startLoop(N, Env);
     long &It = Env[N.Slot];
-    It = N.Init.eval(Env);
     if (N.Uniform && N.HasUpper) {
-      long Hi = N.Cond.eval(Env);
-      if (Hi < It)
-        return 0;
-      uint64_t Trips = static_cast<uint64_t>(Hi - It) / Inc + 1;
-      return Trips * count(N.Kids[0], Env);
+      auto [Trips, Each] = uniformShape(N, Env);
+      return Trips * Each;
     }
     if (N.Uniform) {
       uint64_t Trips = 0;

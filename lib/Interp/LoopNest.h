@@ -11,7 +11,9 @@
 // body's bounds and guards do not mention its iterator (every loop of a
 // box, the inner loop of a triangle) is not run: its body is counted once
 // and multiplied by the trip count, so counting a 4096^3 box costs one
-// visit per loop and a 4096-row triangle one per row.
+// visit per loop and a 4096-row triangle one per row. With the counts it
+// finds the point of a given rank in the visiting order alike (nth), which
+// samples a large set without visiting it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef LOOPY_LIB_INTERP_LOOPNEST_H
@@ -22,6 +24,7 @@
 #include <isl/cpp.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace loopy::interp {
@@ -45,6 +48,15 @@ public:
   /// The number of points forEach would visit for the parameter values in
   /// \p Env; the iterators' slots of \p Env are overwritten.
   uint64_t count(long *Env) const { return Nodes.empty() ? 0 : count(0, Env); }
+
+  /// Stores in \p Env the point that forEach visits after \p Rank others,
+  /// for the parameter values in \p Env, and returns true; false where
+  /// there are no more than \p Rank points. Loops are stepped over by
+  /// counting their bodies, so a uniform one (every loop of a box) costs a
+  /// division and a 4096-row triangle at most one count per row.
+  bool nth(uint64_t Rank, long *Env) const {
+    return !Nodes.empty() && nth(0, Rank, Env);
+  }
 
 private:
   enum class Kind { For, If, Block, User };
@@ -74,6 +86,13 @@ private:
   /// Whether a bound or guard in the subtree at \p I reads slot \p Slot.
   bool controlUses(unsigned I, unsigned Slot) const;
   uint64_t count(unsigned I, long *Env) const;
+  bool nth(unsigned I, uint64_t Rank, long *Env) const;
+  /// Sets the iterator of the loop \p N to its first value; its increment.
+  long startLoop(const Node &N, long *Env) const;
+  /// The trips of the uniform loop \p N with an upper bound, its iterator
+  /// at its first value, and the points of each (0 and 0 where it has no
+  /// trip).
+  std::pair<uint64_t, uint64_t> uniformShape(const Node &N, long *Env) const;
 
   template <class Fn> void run(unsigned I, long *Env, Fn &F) const {
     const Node &N = Nodes[I];

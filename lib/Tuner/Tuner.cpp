@@ -536,8 +536,9 @@ public:
     return "";
   }
 
-  /// Why the run \p Cand is wrong; empty if it is right.
-  std::string check(const HostData &Cand) {
+  /// Why the run \p Cand is wrong; empty if it is right. \p Cand is left
+  /// as it was (its arrays are lent to the deferred statements' checks).
+  std::string check(HostData &Cand) {
     if (Whole) {
       Comparison C = compareOutputs(K, *Reference, Cand, Mask, Cmp);
       return C.Ok ? "" : firstLine(C.message());
@@ -549,18 +550,38 @@ public:
     }
     if (!Deferred.empty()) {
       // The run's inputs with the candidate's values of what each
-      // statement wrote, added statement by statement.
-      HostData In = Data;
+      // statement wrote, added statement by statement: the candidate's
+      // arrays are swapped into a copy of the inputs made once, and back
+      // once the points are compared, so that no array is copied per
+      // candidate (a 16000^2 gemver's were 2 GB each).
+      if (!In)
+        In = Data;
+      std::vector<std::string> Lent;
+      std::string Why;
       unsigned Done = 0;
       for (const auto &[S, Points] : Deferred) {
         for (; Done < S; ++Done) {
           const std::string &Name = K.Args[K.Stmts[Done].Write.Arg].Name;
-          In.array(Name) = Cand.array(Name);
+          if (std::find(Lent.begin(), Lent.end(), Name) != Lent.end())
+            continue;
+          std::swap(In->array(Name), Cand.array(Name));
+          Lent.push_back(Name);
         }
-        ArrayComparison A = comparePoints(K, In, Cand, S, Points, Cmp);
-        if (!A.Ok)
-          return "at sampled outputs: " + firstLine(A.Message);
+        // The candidate's values of what S writes: lent already where an
+        // earlier statement writes them too.
+        const std::string &Out = K.Args[K.Stmts[S].Write.Arg].Name;
+        bool OutLent = std::find(Lent.begin(), Lent.end(), Out) != Lent.end();
+        ArrayComparison A =
+            comparePoints(K, *In, OutLent ? *In : Cand, S, Points, Cmp);
+        if (!A.Ok) {
+          Why = "at sampled outputs: " + firstLine(A.Message);
+          break;
+        }
       }
+      for (const std::string &Name : Lent)
+        std::swap(In->array(Name), Cand.array(Name));
+      if (!Why.empty())
+        return Why;
     }
     // Every element: written at all, and close to the first verified run
     // (two float results each within the tolerance of the exact one).
@@ -583,6 +604,8 @@ private:
   CompareOptions Cmp; // the tolerance: tf32 or not
   std::optional<HostData> Reference;
   std::optional<HostData> First;
+  /// The inputs, into which check() lends a candidate's earlier outputs.
+  std::optional<HostData> In;
   WrittenMask Mask;
   std::vector<PointReference> Samples;
   std::vector<std::pair<unsigned, std::vector<std::vector<long>>>> Deferred;
@@ -893,10 +916,21 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   };
   std::vector<std::unique_ptr<gpu::GpuWorker>> MoreWorkers =
       startMoreWorkers(W, Opts, N);
+  // A lane's candidate data holds the outputs alone: the checks read the
+  // inputs from Data.
+  auto Outputs = [&] {
+    HostData O;
+    O.Params = Data->Params;
+    O.Scalars = Data->Scalars;
+    for (const Argument &A : K.Args)
+      if (A.isArray() && A.Mode != ArgMode::In)
+        O.Arrays.emplace(A.Name, Data->array(A.Name));
+    return O;
+  };
   std::vector<Lane> Lanes;
-  Lanes.push_back({&W, *Data});
+  Lanes.push_back({&W, Outputs()});
   for (auto &X : MoreWorkers)
-    Lanes.push_back({X.get(), *Data});
+    Lanes.push_back({X.get(), Outputs()});
   for (Lane &L : Lanes) {
     L.W->setBuffers(Buffers);
     for (auto &[Name, A] : Data->Arrays)

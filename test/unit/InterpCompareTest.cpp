@@ -156,6 +156,32 @@ kernel pad(n: index; x: in f32[n], y: out f32[n + 3],
     for (long J = 0; J <= I; ++J)
       T[I + 5 * J] = true;
   EXPECT_EQ(M.at("t"), T);
+
+  // Writes of every element of a dense array (row- or column-major) mark
+  // it whole; a padded layout keeps its padding unmarked, a part of an
+  // array only that part.
+  auto W = buildKernel(R"(
+kernel whole(n: index; x: in f32[n], c: out f32[n, n] strides(1, n),
+             p: out f32[n, n] strides(n + 2, 1), e: out f32[n, n]) {
+  domain { [i, j] : 0 <= i < n and 0 <= j < n }
+  c[i, j] = x[j];
+  p[i, j] = x[i];
+  e[i, 0] = x[i];
+}
+)");
+  ASSERT_TRUE(W);
+  HostData E = randomData(*W, {{"n", 4}}, 3);
+  WrittenMask MW = writtenMask(*W, E);
+  EXPECT_EQ(MW.at("c"), std::vector<bool>(16, true));
+  std::vector<bool> P(E.array("p").size(), false), Column(16, false);
+  ASSERT_EQ(P.size(), 22u);
+  for (long I = 0; I < 4; ++I) {
+    Column[4 * I] = true;
+    for (long J = 0; J < 4; ++J)
+      P[6 * I + J] = true;
+  }
+  EXPECT_EQ(MW.at("p"), P);
+  EXPECT_EQ(MW.at("e"), Column);
 }
 
 TEST(InterpCompare, ReferenceAgainstItselfPasses) {
