@@ -371,8 +371,7 @@ Kernel &Kernel::allowTf32(bool Allow) {
 /// every core.
 static std::vector<Variant> planned(const CheckedSource &C, size_t KI,
                                     const PlannerOptions &Opts) {
-  PlanThreads Threads = planThreads(C, KI, 0);
-  auto Vs = planVariants(C.kernels()[KI], Opts, nullptr, &Threads);
+  auto Vs = planVariants(C, KI, Opts, 0);
   if (!Vs)
     throw api::Error(Vs.failure().Message);
   return std::move(*Vs);

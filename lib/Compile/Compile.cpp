@@ -147,17 +147,11 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 // Plan
 //===----------------------------------------------------------------------===//
 
-PlanThreads planThreads(const CheckedSource &C, size_t KI, unsigned Jobs) {
-  PlanThreads T;
-  T.Count = Jobs;
-  T.Rebuild = [&C, KI](isl::ctx Ctx) { return C.rebuildKernel(KI, Ctx); };
-  return T;
-}
-
-Expected<std::vector<Variant>> planVariants(const Kernel &K,
-                                            const PlannerOptions &Opts,
-                                            SpaceSize *Analysed,
-                                            const PlanThreads *Threads) {
+/// planVariants' work, on \p Threads where given.
+static Expected<std::vector<Variant>> plan(const Kernel &K,
+                                           const PlannerOptions &Opts,
+                                           SpaceSize *Analysed,
+                                           const PlanThreads *Threads) {
   return underQuota<std::vector<Variant>>(
       K.Domain.ctx().get(), Opts.IslMaxOperations,
       "planning kernel " + quote(K.Name),
@@ -169,6 +163,22 @@ Expected<std::vector<Variant>> planVariants(const Kernel &K,
                                ": " + Error);
         return Vs;
       });
+}
+
+Expected<std::vector<Variant>> planVariants(const Kernel &K,
+                                            const PlannerOptions &Opts,
+                                            SpaceSize *Analysed) {
+  return plan(K, Opts, Analysed, nullptr);
+}
+
+Expected<std::vector<Variant>> planVariants(const CheckedSource &C, size_t KI,
+                                            const PlannerOptions &Opts,
+                                            unsigned Jobs,
+                                            SpaceSize *Analysed) {
+  PlanThreads T;
+  T.Count = Jobs;
+  T.Rebuild = [&C, KI](isl::ctx Ctx) { return C.rebuildKernel(KI, Ctx); };
+  return plan(C.kernels()[KI], Opts, Analysed, &T);
 }
 
 bool namesSchedule(const std::string &Name) {

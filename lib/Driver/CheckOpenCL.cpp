@@ -212,8 +212,7 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     HostData Reference = *Data;
     interpret(K, Reference);
 
-    PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
-    auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
+    auto Planned = planVariants(C, KI, Opts.Planner, Opts.Jobs);
     if (!Planned) {
       Diags.error(K.Loc, Planned.failure().Message);
       return Failure::user("");

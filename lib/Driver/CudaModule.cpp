@@ -163,8 +163,7 @@ Expected<ModuleKernel> chooseModuleKernel(CheckedSource &C, size_t KI,
   }
   std::vector<Variant> Vs;
   if (!namesSchedule(Name)) {
-    PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
-    auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
+    auto Planned = planVariants(C, KI, Opts.Planner, Opts.Jobs);
     if (!Planned)
       return Planned.takeFailure();
     Vs = std::move(*Planned);

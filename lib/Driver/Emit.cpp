@@ -127,8 +127,7 @@ Status checkNvrtc(const CheckedSource &C, const CompileOptions &Opts,
     const Kernel &K = C.kernels()[KI];
     if (K.Stmts.empty())
       continue;
-    PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
-    auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
+    auto Planned = planVariants(C, KI, Opts.Planner, Opts.Jobs);
     if (!Planned)
       return report(Diags, K.Loc, Planned.takeFailure());
     const std::vector<Variant> &Vs = *Planned;
@@ -228,8 +227,7 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     if (Opts.Emit == EmitKind::Variants ||
         (Opts.AllVariants && Opts.Emit != EmitKind::PTX)) {
       SpaceSize Analysed;
-      PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
-      auto Planned = planVariants(K, Opts.Planner, &Analysed, &Threads);
+      auto Planned = planVariants(C, KI, Opts.Planner, Opts.Jobs, &Analysed);
       if (!Planned)
         return report(Diags, K.Loc, Planned.takeFailure());
       const std::vector<Variant> &Vs = *Planned;
@@ -261,8 +259,7 @@ Status emitDeviceCode(CheckedSource &C, const CompileOptions &Opts,
     }
     std::vector<Variant> Vs;
     if (!namesSchedule(Opts.Variant)) {
-      PlanThreads Threads = planThreads(C, KI, Opts.Jobs);
-      auto Planned = planVariants(K, Opts.Planner, nullptr, &Threads);
+      auto Planned = planVariants(C, KI, Opts.Planner, Opts.Jobs);
       if (!Planned)
         return report(Diags, K.Loc, Planned.takeFailure());
       Vs = std::move(*Planned);

@@ -203,17 +203,8 @@ bool LoopNest::nth(unsigned I, uint64_t Rank, long *Env) const {
       It += static_cast<long>(Rank / Each) * Inc;
       return nth(N.Kids[0], Rank % Each, Env);
     }
-    if (N.HasUpper) {
-      long Hi = N.Cond.eval(Env);
-      for (; It <= Hi; It += Inc)
-        if (Within(N.Kids[0], Found))
-          return Found;
-    } else {
-      for (; N.Cond.eval(Env); It += Inc)
-        if (Within(N.Kids[0], Found))
-          return Found;
-    }
-    return false;
+    return eachTrip(N, Inc, Env, [&] { return Within(N.Kids[0], Found); }) &&
+           Found;
   }
   case Kind::If:
     if (N.Cond.eval(Env))
@@ -239,26 +230,23 @@ uint64_t LoopNest::count(unsigned I, long *Env) const {
   switch (N.K) {
   case Kind::For: {
     long Inc = startLoop(N, Env);
-    long &It = Env[N.Slot];
     if (N.Uniform && N.HasUpper) {
       auto [Trips, Each] = uniformShape(N, Env);
       return Trips * Each;
     }
     if (N.Uniform) {
       uint64_t Trips = 0;
-      for (; N.Cond.eval(Env); It += Inc)
+      eachTrip(N, Inc, Env, [&] {
         ++Trips;
+        return false;
+      });
       return Trips ? Trips * count(N.Kids[0], Env) : 0;
     }
     uint64_t Total = 0;
-    if (N.HasUpper) {
-      long Hi = N.Cond.eval(Env);
-      for (; It <= Hi; It += Inc)
-        Total += count(N.Kids[0], Env);
-    } else {
-      for (; N.Cond.eval(Env); It += Inc)
-        Total += count(N.Kids[0], Env);
-    }
+    eachTrip(N, Inc, Env, [&] {
+      Total += count(N.Kids[0], Env);
+      return false;
+    });
     return Total;
   }
   case Kind::If:

@@ -93,6 +93,24 @@ private:
   /// at its first value, and the points of each (0 and 0 where it has no
   /// trip).
   std::pair<uint64_t, uint64_t> uniformShape(const Node &N, long *Env) const;
+  /// Steps the iterator of the loop \p N, from its first value, by \p Inc
+  /// over its trips, calling \p F() at each until it returns true; whether
+  /// one did.
+  template <class Fn>
+  bool eachTrip(const Node &N, long Inc, long *Env, Fn F) const {
+    long &It = Env[N.Slot];
+    if (N.HasUpper) {
+      long Hi = N.Cond.eval(Env);
+      for (; It <= Hi; It += Inc)
+        if (F())
+          return true;
+      return false;
+    }
+    for (; N.Cond.eval(Env); It += Inc)
+      if (F())
+        return true;
+    return false;
+  }
 
   template <class Fn> void run(unsigned I, long *Env, Fn &F) const {
     const Node &N = Nodes[I];

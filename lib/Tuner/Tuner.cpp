@@ -818,9 +818,8 @@ TuneResult search(const TuneRequest &R, const TuneOptions &Opts,
   std::vector<Variant> Vs;
   // A schedule string is parsed; only a rank needs the planner's list.
   if (!One || !namesSchedule(Opts.Variant)) {
-    PlanThreads Threads = planThreads(*R.Source, R.KernelIndex, Opts.Jobs);
-    auto Planned =
-        planVariants(K, plannerFor(Opts, W.device()), nullptr, &Threads);
+    auto Planned = planVariants(*R.Source, R.KernelIndex,
+                                plannerFor(Opts, W.device()), Opts.Jobs);
     if (!Planned)
       throw TuneError(Planned.failure().Message);
     Vs = std::move(*Planned);

@@ -156,14 +156,12 @@ TEST(Compile, PlanningOnThreadsGivesTheSameVariants) {
         }
         return "";
       };
-      PlanThreads One = planThreads(*C, KI, 1);
       SpaceSize HereSize;
-      auto Here = planVariants(K, Opts, &HereSize, &One);
+      auto Here = planVariants(*C, KI, Opts, 1, &HereSize);
       ASSERT_TRUE(Here) << Here.failure().Message;
       for (unsigned Jobs : {1u, 3u, 3u}) {
-        PlanThreads Threads = planThreads(*C, KI, Jobs);
         SpaceSize Size;
-        auto On = planVariants(K, Opts, &Size, &Threads);
+        auto On = planVariants(*C, KI, Opts, Jobs, &Size);
         ASSERT_TRUE(On) << On.failure().Message;
         EXPECT_EQ(Difference(*On, *Here), "") << K.Name << " -j " << Jobs;
         EXPECT_EQ(Size.Shapes, HereSize.Shapes);

@@ -104,16 +104,20 @@ checkSource(std::shared_ptr<const SourceManager> SM, const CheckOptions &Opts,
 /// where isl runs past Opts.IslMaxOperations (counted afresh for each
 /// statement's space) before one schedule of a statement is analysed,
 /// naming --isl-max-operations. \p Analysed, where given, says how much of
-/// the space was analysed within --plan-limit. \p Threads, where given,
-/// spreads isl's analyses over threads (planThreads).
+/// the space was analysed within --plan-limit. The analyses run in turn in
+/// \p K's isl context.
 Expected<std::vector<Variant>> planVariants(const Kernel &K,
                                             const PlannerOptions &Opts,
-                                            SpaceSize *Analysed = nullptr,
-                                            const PlanThreads *Threads = nullptr);
+                                            SpaceSize *Analysed = nullptr);
 
-/// Planning's threads for kernel \p KI of \p C: \p Jobs of them (0: one
-/// per core), each with the kernel rebuilt in its own isl context.
-PlanThreads planThreads(const CheckedSource &C, size_t KI, unsigned Jobs);
+/// planVariants of kernel \p KI of \p C, isl's analyses on \p Jobs threads
+/// (0: one per core), each partition of them in a copy of the kernel
+/// rebuilt in an isl context of its own (PlanThreads); the variants do not
+/// depend on \p Jobs.
+Expected<std::vector<Variant>> planVariants(const CheckedSource &C, size_t KI,
+                                            const PlannerOptions &Opts,
+                                            unsigned Jobs,
+                                            SpaceSize *Analysed = nullptr);
 
 /// True if \p Name, a --variant value, is a schedule string, which needs
 /// no enumeration; false for a rank in the planner's list or "" (the best
