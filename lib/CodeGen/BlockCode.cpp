@@ -53,6 +53,70 @@ static void unrollLess(const CodeGenState &G, NodeList &L) {
   }
 }
 
+/// The trip count of loop \p N where its bounds are constants (a register
+/// or cooperative-load loop: "r = 0; r <= 4", "s = 0; s < 10"), or over a
+/// reduction tile (its tile); 0 where neither says.
+static long constantTrips(const CodeGenState &G, const Node &N) {
+  if (auto It = G.ReductionTileLoops.find(N.Iter);
+      It != G.ReductionTileLoops.end())
+    return It->second;
+  auto Int = [](const std::string &T, long &V) {
+    char *End = nullptr;
+    V = std::strtol(T.c_str(), &End, 10);
+    return !T.empty() && *End == '\0';
+  };
+  long Init = 0, Step = 0, Last = 0;
+  if (!Int(N.Init, Init) || !Int(N.Step, Step) || Step <= 0)
+    return 0;
+  std::string Le = N.Iter + " <= ", Lt = N.Iter + " < ";
+  if (N.Cond.rfind(Le, 0) == 0 && Int(N.Cond.substr(Le.size()), Last))
+    ++Last;
+  else if (!(N.Cond.rfind(Lt, 0) == 0 && Int(N.Cond.substr(Lt.size()), Last)))
+    return 0;
+  return Last > Init ? (Last - Init + Step - 1) / Step : 0;
+}
+
+/// The largest divisor of \p N that is at most \p Most (1 at least).
+static long largestDivisorUpTo(long N, long Most) {
+  for (long D = std::min(N, Most); D > 1; --D)
+    if (N % D == 0)
+      return D;
+  return 1;
+}
+
+/// capUnrolling over \p L; \p Reduces is set where \p L holds a loop over a
+/// reduction tile.
+static long capLoops(const CodeGenState &G, NodeList &L, long Cap,
+                     bool &Reduces) {
+  long Size = 0;
+  for (NodePtr &N : L) {
+    bool Inside = false;
+    long Inner = capLoops(G, N->Body, Cap, Inside) +
+                 capLoops(G, N->Else, Cap, Inside);
+    bool Tile = N->K == Node::Kind::For && N->Unroll &&
+                G.ReductionTileLoops.count(N->Iter);
+    if (N->K == Node::Kind::For && N->Unroll) {
+      long Trips = constantTrips(G, *N);
+      if (N->UnrollBy > 0)
+        Trips = std::min<long>(Trips ? Trips : N->UnrollBy, N->UnrollBy);
+      if (Tile && Inside && Trips > 1 && Inner * Trips > Cap) {
+        long By = largestDivisorUpTo(Trips, Cap / std::max(Inner, 1L));
+        N->UnrollBy = static_cast<unsigned>(By);
+        Trips = By;
+      }
+      Inner *= std::max(Trips, 1L);
+    }
+    Reduces |= Inside || Tile;
+    Size += std::max(Inner, 1L);
+  }
+  return Size;
+}
+
+long capUnrolling(const CodeGenState &G, NodeList &L, long Cap) {
+  bool Reduces = false;
+  return capLoops(G, L, Cap, Reduces);
+}
+
 /// What runs for one instance of the block-uniform loops.
 static NodeList uniformBody(CodeGenState &G, const isl::set &Uniform) {
   StatementMapping &M = G.M;

@@ -26,6 +26,16 @@ device::NodeList blockCode(CodeGenState &G);
 /// there is no such split.
 device::NodeList blockCodeByTiles(CodeGenState &G);
 
+/// Keeps the unrolled code of \p L's nests of reduction loops within about
+/// \p Cap statements: a loop over a reduction tile
+/// (CodeGenState::ReductionTileLoops) around another whose unrolled body
+/// would exceed it unrolls by the largest divisor of its trip count that
+/// fits, by 1 (not at all) where none does. The innermost loop over a
+/// reduction tile and the register loops within unroll fully: the
+/// scheduler sees the whole tile's loads. Returns the statements \p L
+/// unrolls to.
+long capUnrolling(const CodeGenState &G, device::NodeList &L, long Cap);
+
 /// The combination of accumulator \p A's partial results over the block's
 /// reduction threads.
 device::NodePtr blockReduce(const CodeGenState &G, const Accumulator &A);

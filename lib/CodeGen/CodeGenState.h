@@ -51,9 +51,9 @@ struct CodeGenState {
   /// (overcomputeDomain, FullTiles.h).
   std::optional<isl::set> Overcompute;
   std::set<std::string> PragmaUnroll; // loops printed with #pragma unroll
-  /// Of those, the loops over a reduction tile (the others are register
-  /// loops, which must unroll fully).
-  std::set<std::string> ReductionTileLoops;
+  /// Of those, the loops over a reduction tile, with their trip counts (the
+  /// others are register loops, which must unroll fully).
+  std::map<std::string, long> ReductionTileLoops;
   /// Names in the cooperative loads: position, round, vector, box
   /// coordinates (every stage's load is a scope of its own).
   std::string LoadPos, LoadStep, LoadVec;

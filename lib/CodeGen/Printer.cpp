@@ -575,7 +575,7 @@ void Printer::node(const Node &N) {
     if (N.Unroll) {
       indent();
       OS << "#pragma unroll";
-      if (N.UnrollBy > 1)
+      if (N.UnrollBy > 0)
         OS << " " << N.UnrollBy;
       OS << "\n";
     }

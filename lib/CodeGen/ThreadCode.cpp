@@ -130,7 +130,7 @@ static isl::map threadSchedule(CodeGenState &G, const isl::set &Domain, Piece P,
         Iters.push_back(Map.Names.fresh(N + "_in"));
         Unroll.push_back(false);
         G.PragmaUnroll.insert(Iters.back());
-        G.ReductionTileLoops.insert(Iters.back());
+        G.ReductionTileLoops[Iters.back()] = M.Tile;
       } else {
         // The loop runs over the index itself and carries its name. Over
         // a tile of an outer reduction it is short, like the tiled one's.
@@ -139,7 +139,7 @@ static isl::map threadSchedule(CodeGenState &G, const isl::set &Domain, Piece P,
         Unroll.push_back(false);
         if (M.Outer && M.Tile > 1) {
           G.PragmaUnroll.insert(N);
-          G.ReductionTileLoops.insert(N);
+          G.ReductionTileLoops[N] = M.Tile;
         }
       }
     }

@@ -62,7 +62,7 @@ struct Node {
   Kind K;
   std::string Iter, Init, Cond, Step, Text;
   bool Unroll = false;
-  /// With Unroll: 0 unrolls the loop fully, N > 1 by N.
+  /// With Unroll: 0 unrolls the loop fully, N > 0 by N (1: not at all).
   unsigned UnrollBy = 0;
   NodeList Body, Else;
   // BlockReduce: Buffer[Count][Threads of the block] holds one partial per
