@@ -53,27 +53,15 @@ static void unrollLess(const CodeGenState &G, NodeList &L) {
   }
 }
 
-/// The trip count of loop \p N where its bounds are constants (a register
-/// or cooperative-load loop: "r = 0; r <= 4", "s = 0; s < 10"), or over a
-/// reduction tile (its tile); 0 where neither says.
-static long constantTrips(const CodeGenState &G, const Node &N) {
-  if (auto It = G.ReductionTileLoops.find(N.Iter);
-      It != G.ReductionTileLoops.end())
-    return It->second;
-  auto Int = [](const std::string &T, long &V) {
-    char *End = nullptr;
-    V = std::strtol(T.c_str(), &End, 10);
-    return !T.empty() && *End == '\0';
-  };
-  long Init = 0, Step = 0, Last = 0;
-  if (!Int(N.Init, Init) || !Int(N.Step, Step) || Step <= 0)
-    return 0;
-  std::string Le = N.Iter + " <= ", Lt = N.Iter + " < ";
-  if (N.Cond.rfind(Le, 0) == 0 && Int(N.Cond.substr(Le.size()), Last))
-    ++Last;
-  else if (!(N.Cond.rfind(Lt, 0) == 0 && Int(N.Cond.substr(Lt.size()), Last)))
-    return 0;
-  return Last > Init ? (Last - Init + Step - 1) / Step : 0;
+/// The trip count of loop \p N where the schedule gives it: a loop over a
+/// reduction tile runs over its tile, a register loop over its registers;
+/// 0 for any other.
+static long knownTrips(const CodeGenState &G, const Node &N) {
+  for (const std::map<std::string, long> *Loops :
+       {&G.ReductionTileLoops, &G.RegisterLoops})
+    if (auto It = Loops->find(N.Iter); It != Loops->end())
+      return It->second;
+  return 0;
 }
 
 /// The largest divisor of \p N that is at most \p Most (1 at least).
@@ -84,8 +72,8 @@ static long largestDivisorUpTo(long N, long Most) {
   return 1;
 }
 
-/// capUnrolling over \p L; \p Reduces is set where \p L holds a loop over a
-/// reduction tile.
+/// capUnrolling over \p L, returning the statements \p L unrolls to; \p
+/// Reduces is set where \p L holds a loop over a reduction tile.
 static long capLoops(const CodeGenState &G, NodeList &L, long Cap,
                      bool &Reduces) {
   long Size = 0;
@@ -93,10 +81,10 @@ static long capLoops(const CodeGenState &G, NodeList &L, long Cap,
     bool Inside = false;
     long Inner = capLoops(G, N->Body, Cap, Inside) +
                  capLoops(G, N->Else, Cap, Inside);
-    bool Tile = N->K == Node::Kind::For && N->Unroll &&
-                G.ReductionTileLoops.count(N->Iter);
+    bool Tile = false;
     if (N->K == Node::Kind::For && N->Unroll) {
-      long Trips = constantTrips(G, *N);
+      Tile = G.ReductionTileLoops.count(N->Iter) > 0;
+      long Trips = knownTrips(G, *N);
       if (N->UnrollBy > 0)
         Trips = std::min<long>(Trips ? Trips : N->UnrollBy, N->UnrollBy);
       if (Tile && Inside && Trips > 1 && Inner * Trips > Cap) {
@@ -112,9 +100,9 @@ static long capLoops(const CodeGenState &G, NodeList &L, long Cap,
   return Size;
 }
 
-long capUnrolling(const CodeGenState &G, NodeList &L, long Cap) {
+void capUnrolling(const CodeGenState &G, NodeList &L, long Cap) {
   bool Reduces = false;
-  return capLoops(G, L, Cap, Reduces);
+  capLoops(G, L, Cap, Reduces);
 }
 
 /// What runs for one instance of the block-uniform loops.

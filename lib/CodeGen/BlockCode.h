@@ -32,9 +32,8 @@ device::NodeList blockCodeByTiles(CodeGenState &G);
 /// would exceed it unrolls by the largest divisor of its trip count that
 /// fits, by 1 (not at all) where none does. The innermost loop over a
 /// reduction tile and the register loops within unroll fully: the
-/// scheduler sees the whole tile's loads. Returns the statements \p L
-/// unrolls to.
-long capUnrolling(const CodeGenState &G, device::NodeList &L, long Cap);
+/// scheduler sees the whole tile's loads.
+void capUnrolling(const CodeGenState &G, device::NodeList &L, long Cap);
 
 /// The combination of accumulator \p A's partial results over the block's
 /// reduction threads.

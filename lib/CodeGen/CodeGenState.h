@@ -54,6 +54,8 @@ struct CodeGenState {
   /// Of those, the loops over a reduction tile, with their trip counts (the
   /// others are register loops, which must unroll fully).
   std::map<std::string, long> ReductionTileLoops;
+  /// The register loops, with their trip counts (a register tile's extent).
+  std::map<std::string, long> RegisterLoops;
   /// Names in the cooperative loads: position, round, vector, box
   /// coordinates (every stage's load is a scope of its own).
   std::string LoadPos, LoadStep, LoadVec;

@@ -152,6 +152,7 @@ static isl::map threadSchedule(CodeGenState &G, const isl::set &Domain, Piece P,
     Iters.push_back(Map.RegNames[R]);
     Unroll.push_back(false);
     G.PragmaUnroll.insert(Map.RegNames[R]);
+    G.RegisterLoops[Map.RegNames[R]] = Map.GridMaps[R]->Ilp;
   }
   isl_map *M = isl_map_from_domain(Domain.copy());
   M = isl_map_add_dims(M, isl_dim_out, Dims.size());
