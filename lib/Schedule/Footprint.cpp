@@ -12,6 +12,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <array>
 
 namespace loopy {
 
@@ -40,6 +41,125 @@ std::optional<FootprintBox> fixedBox(const isl::set &Footprint) {
   for (unsigned I = 0, N = Size.size(); I < N; ++I)
     FB.Size.push_back(toLong(Size.at(I)));
   return FB;
+}
+
+/// Shared-memory wavefronts of one read of a warp: each lane reads
+/// \p Bytes from element \p Address(lane) (of \p ElemBytes). The banks
+/// serve 128 bytes a pass, so a warp's 8- and 16-byte reads are served in
+/// passes of 16 and 8 lanes; within a pass, a bank holding N distinct
+/// words that lanes read takes N wavefronts (lanes reading the same word
+/// share it).
+static long wavefronts(const std::vector<long> &Address, long ElemBytes,
+                       long Bytes) {
+  long Words = std::max(1L, Bytes / 4);
+  size_t Lanes = static_cast<size_t>(32 / Words);
+  long Total = 0;
+  for (size_t First = 0; First < Address.size(); First += Lanes) {
+    std::vector<std::vector<long>> Banks(32);
+    for (size_t L = First; L < std::min(Address.size(), First + Lanes); ++L)
+      for (long W = 0; W < Words; ++W) {
+        long Word = Address[L] * ElemBytes / 4 + W;
+        std::vector<long> &B = Banks[((Word % 32) + 32) % 32];
+        if (std::find(B.begin(), B.end(), Word) == B.end())
+          B.push_back(Word);
+      }
+    size_t Most = 0;
+    for (const std::vector<long> &B : Banks)
+      Most = std::max(Most, B.size());
+    Total += static_cast<long>(Most);
+  }
+  return Total;
+}
+
+/// Pads the buffer's inner dimensions where the update's read of it by a
+/// warp would meet in banks: the row rule of layOut makes a column's
+/// elements fall in distinct banks, but a warp's lanes may step over
+/// several rows at once (three rows of 72 per lane put lanes 216 elements
+/// apart, four lanes to a bank). The lanes' steps follow from the access
+/// (isl's coefficients of the indices on thread axes) and the mapping (an
+/// output's threads Run outputs apart, a reduction's threads one value
+/// apart); each inner dimension may grow by up to three units (vectors
+/// for the innermost, elements otherwise), and the smallest layout with
+/// the fewest wavefronts wins, the unpadded one on a tie.
+static void padAgainstConflicts(const StatementMapping &M, Stage &St,
+                                const isl::multi_aff &MA, long ElemBytes) {
+  const Statement &S = *M.S;
+  const Schedule &Sch = *M.Sch;
+  unsigned N = St.Padded.size();
+  if (N < 2)
+    return;
+  long Threads[3] = {Sch.threads(Axis::X), Sch.threads(Axis::Y),
+                     Sch.threads(Axis::Z)};
+  long Lanes = std::min(32L, Threads[0] * Threads[1] * Threads[2]);
+  if (Lanes < 2)
+    return;
+  // Steps[P][A]: elements of buffer dimension P between threads that are
+  // one apart on thread axis A.
+  std::vector<std::array<long, 3>> Steps(N, {0, 0, 0});
+  bool Varies = false;
+  for (unsigned I = 0; I < S.Indices.size(); ++I) {
+    const IndexMap *Map = Sch.find(S.Indices[I]);
+    if (!Map || Map->Threads < 2 || Map->Warps > 1 ||
+        (Map->K != IndexMap::Kind::Grid && Map->K != IndexMap::Kind::Block))
+      continue;
+    long Step = Map->K == IndexMap::Kind::Grid ? Map->run() : 1;
+    for (unsigned P = 0; P < N; ++P) {
+      isl::val C = take(MA.ctx(), isl_aff_get_coefficient_val(
+                                      MA.at(St.Order[P]).get(), isl_dim_in, I));
+      if (!C.is_int())
+        return;
+      long Coef = toLong(C);
+      Steps[P][static_cast<int>(Map->Ax)] += Coef * Step;
+      Varies |= Coef != 0;
+    }
+  }
+  if (!Varies)
+    return;
+  long Bytes = ElemBytes * St.Vector;
+  auto Cost = [&](const std::vector<long> &Dims) {
+    std::vector<long> Stride(N, 1);
+    for (unsigned P = N - 1; P > 0; --P)
+      Stride[P - 1] = Stride[P] * Dims[P];
+    std::vector<long> Address;
+    for (long L = 0; L < Lanes; ++L) {
+      long T[3] = {L % Threads[0], L / Threads[0] % Threads[1],
+                   L / (Threads[0] * Threads[1])};
+      long A = 0;
+      for (unsigned P = 0; P < N; ++P)
+        for (int X = 0; X < 3; ++X)
+          A += Steps[P][X] * T[X] * Stride[P];
+      Address.push_back(A);
+    }
+    return wavefronts(Address, ElemBytes, Bytes);
+  };
+  auto Size = [](const std::vector<long> &Dims) {
+    long P = 1;
+    for (long D : Dims)
+      P *= D;
+    return P;
+  };
+  // The inner dimensions that may grow (the last four), each by 0 to 3
+  // units: every combination, the smallest first on equal wavefronts.
+  unsigned First = N > 5 ? N - 4 : 1;
+  std::vector<long> Best = St.Padded;
+  long BestCost = Cost(Best);
+  std::vector<long> Grow(N, 0);
+  for (;;) {
+    unsigned P = First;
+    while (P < N && ++Grow[P] > 3)
+      Grow[P++] = 0;
+    if (P == N)
+      break;
+    std::vector<long> Dims = St.Padded;
+    for (unsigned Q = First; Q < N; ++Q)
+      Dims[Q] += Grow[Q] * (Q == N - 1 ? St.Vector : 1);
+    long C = Cost(Dims);
+    if (C < BestCost || (C == BestCost && Size(Dims) < Size(Best))) {
+      Best = Dims;
+      BestCost = C;
+    }
+  }
+  St.Padded = Best;
 }
 
 /// The shared buffer's layout. A dimension of the footprint that follows a
@@ -142,6 +262,8 @@ static void layOut(const StatementMapping &M, Stage &St, const Access &Acc,
   } else if (Row % 2 == 0 && Row > 1) {
     Row += 1; // odd row length: no bank conflicts
   }
+  if (!Red)
+    padAgainstConflicts(M, St, MA, ElemBytes);
 }
 
 /// Where every block is cut short by a tile longer than an extent, the
