@@ -239,9 +239,15 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
     auto Lowered = lowerVariants(C, KI, Vs, Pick, Opts.Jobs);
     std::vector<Outcome> Results(Pick.size());
     // Programs are built in batches: one OpenCL program holds the kernels
-    // of several variants (renamed apart), which PoCL builds in little more
-    // time than one. A batch that fails to build is retried one variant at
-    // a time, so that the failure is reported against its variant.
+    // of several variants (renamed apart), which PoCL builds in less time
+    // than the variants one by one -- up to 48 a batch, as many batches as
+    // jobs where that is fewer (200 variants of matmul build in 15% less
+    // time in batches of 48 than of 16). A batch that fails to build is
+    // retried one variant at a time, so that the failure is reported
+    // against its variant.
+    unsigned Jobs = workerCount(Opts.Jobs, Pick.size());
+    size_t PerBatch =
+        std::clamp<size_t>((Pick.size() + Jobs - 1) / Jobs, 1, 48);
     std::vector<std::vector<size_t>> Batches(1);
     for (size_t I = 0; I < Pick.size(); ++I) {
       Outcome &O = Results[I];
@@ -257,7 +263,7 @@ Status checkOpenCL(const CheckedSource &C, const CompileOptions &Opts,
       }
       for (DeviceKernel &DK : P.Kernels)
         DK.Name += "_v" + std::to_string(Pick[I]);
-      if (Batches.back().size() == 16)
+      if (Batches.back().size() == PerBatch)
         Batches.emplace_back();
       Batches.back().push_back(I);
     }
