@@ -143,6 +143,11 @@ static void padAgainstConflicts(const StatementMapping &M, Stage &St,
   unsigned First = N > 5 ? N - 4 : 1;
   std::vector<long> Best = St.Padded;
   long BestCost = Cost(Best);
+  // Each pass takes a wavefront at least: a read that takes no more is
+  // conflict-free, and no padding can do better.
+  long Words = std::max(1L, Bytes / 4);
+  if (BestCost <= (Lanes * Words + 31) / 32)
+    return;
   std::vector<long> Grow(N, 0);
   for (;;) {
     unsigned P = First;
