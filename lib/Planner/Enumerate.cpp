@@ -105,6 +105,15 @@ std::vector<AxisChoice> axisChoices(Axis A, std::optional<long> Extent) {
         C.push_back({T, U, 1});
     }
   }
+  // A register tile whose block covers a fixed extent twice over leaves at
+  // least half of every thread's outputs past the extent in every block:
+  // guarded work that no block keeps, and code that compiles slowly (an
+  // extent of 40 under 32 threads of 8 outputs took NVRTC 50 s). Threads
+  // alone may still overhang, so that the axis keeps its choices.
+  if (Extent)
+    std::erase_if(C, [&](const AxisChoice &Ch) {
+      return Ch.Ilp > 1 && Ch.Threads * Ch.Ilp >= 2 * *Extent;
+    });
   return C;
 }
 

@@ -156,7 +156,8 @@ kernel outer(na, nb, nc: index; x: in f32[na, nb], y: in f32[nc],
 // and every variant of the sample is one of the whole space's, with the
 // same figures.
 TEST(Planner, PlanLimitSamplesTheSpace) {
-  auto K = interptest::buildKernel(Outer, {{"na", 8}, {"nb", 8}, {"nc", 64}});
+  auto K = interptest::buildKernel(Outer,
+                                   {{"na", 128}, {"nb", 128}, {"nc", 128}});
   ASSERT_TRUE(K);
   PlannerOptions All;
   All.MaxAnalyses = 0;
@@ -167,7 +168,7 @@ TEST(Planner, PlanLimitSamplesTheSpace) {
   std::string Error;
   SpaceSize Whole, Part, Again;
   std::vector<Variant> Every = planKernel(*K, All, Error, &Whole);
-  ASSERT_GT(Whole.Shapes, 4000u);
+  ASSERT_GT(Whole.Shapes, 4000u) << Whole.Shapes;
   EXPECT_EQ(Whole.Analysed, Whole.Shapes);
   std::vector<Variant> Sample = planKernel(*K, Few, Error, &Part);
   ASSERT_FALSE(Sample.empty()) << Error;
