@@ -42,10 +42,25 @@ std::string statementFamily(const std::string &S) {
                                     [](const std::string &P) {
                                       return P.rfind("g.", 0) == 0;
                                     });
-      if (G.find('*') != std::string::npos)
+      if (G.find('*') != std::string::npos) {
         Reductions.push_back(Index + ":split");
-      else
-        Grid.push_back(Index + "@" + G.substr(2, 1));
+      } else {
+        // On x, how a thread's outputs lie is a family apart: strided
+        // ("ilp4s"), in strided runs ("ilp8s4") or adjacent. The static
+        // model ranks them by coalescing and banks alone, and one can run
+        // far faster than the other ranked ahead of it.
+        std::string Lie;
+        auto Ilp = std::find_if(Parts.begin(), Parts.end(),
+                                [](const std::string &P) {
+                                  return P.rfind("ilp", 0) == 0;
+                                });
+        if (G == "g.x" && Ilp != Parts.end()) {
+          size_t S = Ilp->find('s');
+          if (S != std::string::npos)
+            Lie = "/" + Ilp->substr(S);
+        }
+        Grid.push_back(Index + "@" + G.substr(2, 1) + Lie);
+      }
     } else if (Threads) {
       // On the threads of one block, off the grid: a block-parallel
       // reduction.

@@ -20,7 +20,7 @@ namespace {
 TEST(Search, FamiliesLeaveOutSizes) {
   EXPECT_EQ(variantFamily("i:g.y,t.y*16,ilp4 j:g.x,t.x*16,ilp4s k:seq*8 "
                           "prefetch:a,b pipelined"),
-            "i@y j@x k:tiled prefetch:a,b pipelined");
+            "i@y j@x/s k:tiled prefetch:a,b pipelined");
   // The same family at other sizes, and with the sequential loops in
   // another order.
   EXPECT_EQ(variantFamily("i:g.y,t.y*8,ilp8 j:g.x,t.x*32 k:seq*32 "
@@ -41,7 +41,15 @@ TEST(Search, FamiliesLeaveOutSizes) {
             variantFamily("i:g.x,t.x*8 j:g.y,t.y*32 k:seq*8"));
   EXPECT_EQ(variantFamily("merge(a,b) a_b:g.y,t.y*8 c:g.x,t.x*32 | "
                           "i:g.x,t.x*64,ilp2s"),
-            "a_b@y c@x merge(a,b) | i@x");
+            "a_b@y c@x merge(a,b) | i@x/s");
+  // How a thread's outputs on x lie is a family apart: adjacent (or one
+  // output), strided, in strided runs; on y it is not.
+  EXPECT_EQ(variantFamily("i:g.x,t.x*16,ilp2 k:seq*8"),
+            variantFamily("i:g.x,t.x*32 k:seq*16"));
+  EXPECT_EQ(variantFamily("i:g.x,t.x*16,ilp2s k:seq*8"), "i@x/s k:tiled");
+  EXPECT_EQ(variantFamily("i:g.x,t.x*16,ilp8s4 k:seq*8"), "i@x/s4 k:tiled");
+  EXPECT_EQ(variantFamily("i:g.y,t.y*16,ilp2 j:g.x,t.x*16"),
+            variantFamily("i:g.y,t.y*4,ilp8 j:g.x,t.x*32"));
 }
 
 std::vector<std::string> names(const std::vector<std::string> &Families,

@@ -18,7 +18,8 @@
 // (merged indices, fused statements), which index of each statement is on
 // which grid axis, how each reduction runs (sequentially, in tiles, across
 // the block's threads, across blocks), which reads are staged and whether
-// the staging is pipelined -- but not its tile sizes, thread counts or
+// the staging is pipelined, and how a thread's outputs on x lie (adjacent,
+// strided, in strided runs) -- but not its tile sizes, thread counts or
 // register tiles, nor the order of its sequential loops.
 //
 //===----------------------------------------------------------------------===//
@@ -33,7 +34,7 @@
 namespace loopy {
 
 /// The family of the variant named \p Schedule (see above), as text:
-/// "i@y j@x k:tiled prefetch:a,b pipelined" for
+/// "i@y j@x/s k:tiled prefetch:a,b pipelined" for
 /// "i:g.y,t.y*16,ilp4 j:g.x,t.x*16,ilp4s k:seq*8 prefetch:a,b pipelined".
 std::string variantFamily(const std::string &Schedule);
 
