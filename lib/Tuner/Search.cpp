@@ -27,21 +27,20 @@ std::string statementFamily(const std::string &S) {
     std::istringstream Spec(Token.substr(Colon + 1));
     for (std::string P; std::getline(Spec, P, ',');)
       Parts.push_back(P);
-    auto Has = [&](const char *Prefix) {
-      return std::any_of(Parts.begin(), Parts.end(), [&](const std::string &P) {
-        return P.rfind(Prefix, 0) == 0;
-      });
+    // The part that begins with Prefix ("g.", "ilp", ...), if any.
+    auto Part = [&](const char *Prefix) {
+      return std::find_if(
+          Parts.begin(), Parts.end(),
+          [&](const std::string &P) { return P.rfind(Prefix, 0) == 0; });
     };
+    auto Has = [&](const char *Prefix) { return Part(Prefix) != Parts.end(); };
     bool Grid_ = Has("g."), Threads = Has("t."), Seq = Has("seq");
     if (Grid_ && !Threads) {
       Grid.push_back(Index + "@?"); // a grid axis alone: an odd schedule
     } else if (Grid_) {
       // On the grid: an output, unless the grid part has a chunk, which
       // splits a reduction across blocks.
-      std::string G = *std::find_if(Parts.begin(), Parts.end(),
-                                    [](const std::string &P) {
-                                      return P.rfind("g.", 0) == 0;
-                                    });
+      std::string G = *Part("g.");
       if (G.find('*') != std::string::npos) {
         Reductions.push_back(Index + ":split");
       } else {
@@ -50,10 +49,7 @@ std::string statementFamily(const std::string &S) {
         // model ranks them by coalescing and banks alone, and one can run
         // far faster than the other ranked ahead of it.
         std::string Lie;
-        auto Ilp = std::find_if(Parts.begin(), Parts.end(),
-                                [](const std::string &P) {
-                                  return P.rfind("ilp", 0) == 0;
-                                });
+        auto Ilp = Part("ilp");
         if (G == "g.x" && Ilp != Parts.end()) {
           size_t S = Ilp->find('s');
           if (S != std::string::npos)
